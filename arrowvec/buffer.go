@@ -1,0 +1,46 @@
+package arrowvec
+
+import (
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// NewBuffer allocates a buffer of exactly n bytes from mem. Its contents are
+// whatever the allocator hands out: callers must write every byte they
+// expose (use NewZeroedBuffer otherwise).
+func NewBuffer(mem memory.Allocator, n int) *memory.Buffer {
+	return memory.NewBufferWithAllocator(mem.Allocate(n), mem)
+}
+
+// NewZeroedBuffer allocates a buffer of exactly n zero bytes from mem.
+func NewZeroedBuffer(mem memory.Allocator, n int) *memory.Buffer {
+	b := mem.Allocate(n)
+	clear(b)
+	return memory.NewBufferWithAllocator(b, mem)
+}
+
+// Int32s views a buffer's bytes as int32 values (Arrow buffers are aligned).
+func Int32s(b []byte) []int32 {
+	if len(b) < 4 {
+		return nil
+	}
+	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
+}
+
+// Int64s views a buffer's bytes as int64 values.
+func Int64s(b []byte) []int64 {
+	if len(b) < 8 {
+		return nil
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(&b[0])), len(b)/8)
+}
+
+// NewOffsets allocates the int32 offsets buffer for n list or binary
+// entries (n+1 values) and returns it with its typed view; offsets[0] is 0.
+func NewOffsets(mem memory.Allocator, n int) (*memory.Buffer, []int32) {
+	buf := NewBuffer(mem, 4*(n+1))
+	offs := Int32s(buf.Bytes())
+	offs[0] = 0
+	return buf, offs
+}

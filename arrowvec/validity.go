@@ -1,0 +1,78 @@
+package arrowvec
+
+import (
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Validity assembles an Arrow validity bitmap for n entries. The bitmap is
+// allocated at the first null only, so a column without nulls costs nothing
+// and carries no validity buffer.
+type Validity struct {
+	mem   memory.Allocator
+	n     int
+	buf   *memory.Buffer
+	bits  []byte
+	nulls int
+}
+
+// Reset prepares v for n entries, all valid.
+func (v *Validity) Reset(mem memory.Allocator, n int) {
+	v.Release()
+	*v = Validity{mem: mem, n: n}
+}
+
+// SetNull marks entry i null. Marking the same entry twice counts once.
+func (v *Validity) SetNull(i int) {
+	if v.bits == nil {
+		v.buf = NewBuffer(v.mem, int(bitutil.BytesForBits(int64(v.n))))
+		v.bits = v.buf.Bytes()
+		for j := range v.bits {
+			v.bits[j] = 0xff
+		}
+	}
+	if v.bits[i>>3]&(1<<(i&7)) != 0 {
+		v.bits[i>>3] &^= 1 << (i & 7)
+		v.nulls++
+	}
+}
+
+// IsNull reports whether entry i was marked null.
+func (v *Validity) IsNull(i int) bool {
+	return v.bits != nil && v.bits[i>>3]&(1<<(i&7)) == 0
+}
+
+// NullCount is the number of entries marked null.
+func (v *Validity) NullCount() int { return v.nulls }
+
+// Len is the number of entries.
+func (v *Validity) Len() int { return v.n }
+
+// Bits is the bitmap so far (nil while every entry is valid).
+func (v *Validity) Bits() []byte { return v.bits }
+
+// Finish hands over the bitmap (nil when there were no nulls) and its null
+// count; v is empty afterwards.
+func (v *Validity) Finish() (*memory.Buffer, int) {
+	buf, nulls := v.buf, v.nulls
+	*v = Validity{}
+	return buf, nulls
+}
+
+// Release frees a bitmap that was never finished.
+func (v *Validity) Release() {
+	if v.buf != nil {
+		v.buf.Release()
+	}
+	*v = Validity{}
+}
+
+// IsValidAt reads bit i (after offset) of an Arrow validity bitmap; a nil
+// bitmap means every entry is valid.
+func IsValidAt(bits []byte, offset, i int) bool {
+	if bits == nil {
+		return true
+	}
+	j := offset + i
+	return bits[j>>3]&(1<<(j&7)) != 0
+}
