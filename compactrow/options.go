@@ -1,0 +1,51 @@
+// Package compactrow converts between Velox CompactRow bytes and Arrow record
+// batches: a Decoder that builds exact-size columns, an Encoder that writes
+// Velox's bytes, and stream Reader and Writer over the Spark and Velox
+// framings. Its API mirrors package unsaferow name for name.
+package compactrow
+
+import (
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/framing"
+)
+
+// DefaultBatchRows is how many rows a Reader puts in one record batch.
+const DefaultBatchRows = 4096
+
+// Option configures a Decoder, Encoder, Reader or Writer.
+type Option func(*config)
+
+type config struct {
+	mem       memory.Allocator
+	framing   framing.Framing
+	codec     framing.Codec
+	batchRows int
+}
+
+func newConfig(opts []Option) config {
+	c := config{mem: memory.DefaultAllocator, batchRows: DefaultBatchRows}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithAllocator sets the allocator for Arrow buffers (default memory.DefaultAllocator).
+func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem = mem } }
+
+// WithFraming sets the stream framing for Reader and Writer (default framing.Spark).
+func WithFraming(f framing.Framing) Option { return func(c *config) { c.framing = f } }
+
+// WithCodec sets the Velox row-group compression for Reader and Writer
+// (default framing.None). It applies to the Velox framing only.
+func WithCodec(codec framing.Codec) Option { return func(c *config) { c.codec = codec } }
+
+// WithBatchRows sets the most rows a Reader puts in one record batch
+// (default DefaultBatchRows); memory stays bounded by the batch.
+func WithBatchRows(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.batchRows = n
+		}
+	}
+}

@@ -1,0 +1,92 @@
+// Package unsaferow converts between Spark UnsafeRow bytes and Arrow record
+// batches: a columnar Decoder, an Encoder in Spark or Velox flavour, and
+// stream Reader and Writer over the Spark and Velox framings.
+package unsaferow
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/framing"
+)
+
+// Flavor selects whose bytes the Encoder writes. Decoders accept both.
+type Flavor uint8
+
+const (
+	// Spark writes exactly what Spark's UnsafeRowWriter writes: padded
+	// element regions, 16 bytes reserved per long-decimal struct field
+	// (nulls included), 8-byte NullType elements, canonical NaN.
+	Spark Flavor = iota
+	// Velox writes what Velox's UnsafeRowFast writes at HEAD: unpadded
+	// fixed-width element regions, pad8 decimal reservations, no NullType
+	// element bytes, NaN bits as they are.
+	Velox
+)
+
+func (f Flavor) String() string {
+	switch f {
+	case Spark:
+		return "spark"
+	case Velox:
+		return "velox"
+	}
+	return fmt.Sprintf("Flavor(%d)", f)
+}
+
+// ParseFlavor reads a flavour name as the CLI spells it.
+func ParseFlavor(s string) (Flavor, error) {
+	switch strings.ToLower(s) {
+	case "spark", "":
+		return Spark, nil
+	case "velox":
+		return Velox, nil
+	}
+	return 0, fmt.Errorf("unknown flavor %q (want spark or velox)", s)
+}
+
+// DefaultBatchRows is how many rows a Reader puts in one record batch.
+const DefaultBatchRows = 4096
+
+// Option configures a Decoder, Encoder, Reader or Writer.
+type Option func(*config)
+
+type config struct {
+	mem       memory.Allocator
+	flavor    Flavor
+	framing   framing.Framing
+	codec     framing.Codec
+	batchRows int
+}
+
+func newConfig(opts []Option) config {
+	c := config{mem: memory.DefaultAllocator, batchRows: DefaultBatchRows}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithAllocator sets the allocator for Arrow buffers (default memory.DefaultAllocator).
+func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem = mem } }
+
+// WithFlavor sets whose bytes the Encoder and Writer produce (default Spark).
+func WithFlavor(f Flavor) Option { return func(c *config) { c.flavor = f } }
+
+// WithFraming sets the stream framing for Reader and Writer (default framing.Spark).
+func WithFraming(f framing.Framing) Option { return func(c *config) { c.framing = f } }
+
+// WithCodec sets the Velox row-group compression for Reader and Writer
+// (default framing.None). It applies to the Velox framing only.
+func WithCodec(codec framing.Codec) Option { return func(c *config) { c.codec = codec } }
+
+// WithBatchRows sets the most rows a Reader puts in one record batch
+// (default DefaultBatchRows); memory stays bounded by the batch.
+func WithBatchRows(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.batchRows = n
+		}
+	}
+}
