@@ -48,12 +48,12 @@ func ParseFraming(s string) (Framing, error) {
 type Codec uint8
 
 const (
-	None Codec = iota
-	LZ4        // raw LZ4 block, no size prefix (folly CodecType::LZ4)
-	Zstd       // zstd frame
-	Snappy     // raw snappy block
-	Zlib       // RFC 1950 stream
-	Gzip       // RFC 1952 stream
+	None   Codec = iota
+	LZ4          // raw LZ4 block, no size prefix (folly CodecType::LZ4)
+	Zstd         // zstd frame
+	Snappy       // raw snappy block
+	Zlib         // RFC 1950 stream
+	Gzip         // RFC 1952 stream
 )
 
 var codecNames = [...]string{"none", "lz4", "zstd", "snappy", "zlib", "gzip"}
