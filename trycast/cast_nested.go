@@ -1,0 +1,226 @@
+package trycast
+
+import (
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Nested casts work element-wise: the children are cast whole (only the
+// range the input references), then each row learns whether one of its
+// elements failed. Under nullRows (Presto, TRY) such a row becomes null at
+// every level up to the top; otherwise only the element is null. A map key
+// that fails always nulls its row, since map keys cannot be null.
+
+func (c *caster) castList(in arrow.ArrayData, to arrow.DataType, wantFails bool) (arrow.ArrayData, []byte, int) {
+	if to.ID() == arrow.LARGE_LIST {
+		return castListOf[int64](c, in, to, wantFails)
+	}
+	return castListOf[int32](c, in, to, wantFails)
+}
+
+// listRange views a list or map input's n+1 offsets and the child range
+// [start, end) they reference.
+func listRange[O offset](in arrow.ArrayData) (offs []O, start, end int) {
+	n, off := in.Len(), in.Offset()
+	if n == 0 {
+		return nil, 0, 0
+	}
+	offs = view[O](in.Buffers()[1].Bytes())[off : off+n+1]
+	return offs, int(offs[0]), int(offs[n])
+}
+
+// rebase allocates the output offsets: the input's, shifted to start at 0.
+func rebase[O offset](mem memory.Allocator, offs []O, n int) (*memory.Buffer, []O) {
+	var zero O
+	buf := arrowvec.NewBuffer(mem, (n+1)*int(unsafe.Sizeof(zero)))
+	out := view[O](buf.Bytes())
+	if n == 0 {
+		out[0] = 0
+		return buf, out
+	}
+	start := offs[0]
+	for i, o := range offs {
+		out[i] = o - start
+	}
+	return buf, out
+}
+
+func castListOf[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, wantFails bool) (arrow.ArrayData, []byte, int) {
+	n := in.Len()
+	inOffs, start, end := listRange[O](in)
+	need := wantFails || c.nullRows
+	childIn := array.NewSliceData(in.Children()[0], int64(start), int64(end))
+	child, childFails, _ := c.cast(childIn, to.(arrow.ListLikeType).Elem(), need)
+	childIn.Release()
+	offBuf, offs := rebase(c.mem, inOffs, n)
+	fails, nfail := rowsWithFailures(in, offs, childFails)
+	bits, nulls := c.rowValidity(in, dropIf(c.nullRows, fails))
+	return arrowvec.NewListData(to, n, bits, nulls, offBuf, child), keepIf(wantFails, fails), nfail
+}
+
+func (c *caster) castStruct(in arrow.ArrayData, to *arrow.StructType, wantFails bool) (arrow.ArrayData, []byte, int) {
+	n, off := in.Len(), in.Offset()
+	need := wantFails || c.nullRows
+	children := make([]arrow.ArrayData, to.NumFields())
+	var fails []byte
+	for j, f := range to.Fields() {
+		childIn := array.NewSliceData(in.Children()[j], int64(off), int64(off+n))
+		child, cf, _ := c.cast(childIn, f.Type, need)
+		childIn.Release()
+		children[j] = child
+		if cf != nil {
+			if fails == nil {
+				fails = make([]byte, len(cf))
+			}
+			for k := range fails {
+				fails[k] |= cf[k]
+			}
+		}
+	}
+	nfail := 0
+	if fails != nil {
+		nfail = keepValid(fails, in)
+		if nfail == 0 {
+			fails = nil
+		}
+	}
+	bits, nulls := c.rowValidity(in, dropIf(c.nullRows, fails))
+	return arrowvec.NewStructData(to, n, bits, nulls, children), keepIf(wantFails, fails), nfail
+}
+
+func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) (arrow.ArrayData, []byte, int) {
+	n := in.Len()
+	inOffs, start, end := listRange[int32](in)
+	entries := in.Children()[0]
+	eoff := int64(entries.Offset())
+	keysIn := array.NewSliceData(entries.Children()[0], eoff+int64(start), eoff+int64(end))
+	keys, keyFails, _ := c.cast(keysIn, to.KeyType(), true)
+	keysIn.Release()
+	if keys.NullN() > 0 {
+		keys = dropValidity(keys)
+	}
+	itemsIn := array.NewSliceData(entries.Children()[1], eoff+int64(start), eoff+int64(end))
+	items, itemFails, _ := c.cast(itemsIn, to.ItemType(), wantFails || c.nullRows)
+	itemsIn.Release()
+	offBuf, offs := rebase(c.mem, inOffs, n)
+	keyRows, _ := rowsWithFailures(in, offs, keyFails)
+	itemRows, _ := rowsWithFailures(in, offs, itemFails)
+	drop := orBits(keyRows, dropIf(c.nullRows, itemRows))
+	fails := orBits(keyRows, itemRows)
+	nfail := 0
+	if fails != nil {
+		nfail = bitutil.CountSetBits(fails, 0, n)
+	}
+	bits, nulls := c.rowValidity(in, drop)
+	return arrowvec.NewMapData(to, n, bits, nulls, offBuf, keys, items), keepIf(wantFails, fails), nfail
+}
+
+// rowsWithFailures marks the rows valid in in that hold a failing element:
+// offs are the rows' element ranges within childFails. It returns nil and 0
+// when no row does.
+func rowsWithFailures[O offset](in arrow.ArrayData, offs []O, childFails []byte) ([]byte, int) {
+	if childFails == nil {
+		return nil, 0
+	}
+	n, off := in.Len(), in.Offset()
+	valid := validity(in)
+	fails := make([]byte, bitutil.BytesForBits(int64(n)))
+	nfail := 0
+	for i := 0; i < n; i++ {
+		if valid != nil && !bitutil.BitIsSet(valid, off+i) {
+			continue
+		}
+		lo, hi := int(offs[i]), int(offs[i+1])
+		if hi > lo && bitutil.CountSetBits(childFails, lo, hi-lo) > 0 {
+			bitutil.SetBit(fails, i)
+			nfail++
+		}
+	}
+	if nfail == 0 {
+		return nil, 0
+	}
+	return fails, nfail
+}
+
+// keepValid clears the failure bits of rows null in in (a failing field
+// under a null struct is no failure) and counts the rest.
+func keepValid(fails []byte, in arrow.ArrayData) int {
+	n, off := in.Len(), in.Offset()
+	valid := validity(in)
+	count := 0
+	for i := 0; i < n; i++ {
+		if !bitutil.BitIsSet(fails, i) {
+			continue
+		}
+		if valid != nil && !bitutil.BitIsSet(valid, off+i) {
+			bitutil.ClearBit(fails, i)
+			continue
+		}
+		count++
+	}
+	return count
+}
+
+// rowValidity builds a nested output's validity: the input's, minus the
+// rows in drop (nil for none). It returns nil when no row is null.
+func (c *caster) rowValidity(in arrow.ArrayData, drop []byte) (*memory.Buffer, int) {
+	n := in.Len()
+	valid := validity(in)
+	if valid == nil && drop == nil {
+		return nil, 0
+	}
+	buf := arrowvec.NewZeroedBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+	bits := buf.Bytes()
+	if valid != nil {
+		bitutil.CopyBitmap(valid, in.Offset(), n, bits, 0)
+	} else {
+		bitutil.SetBitsTo(bits, 0, int64(n), true)
+	}
+	for k := range drop {
+		bits[k] &^= drop[k]
+	}
+	nulls := n - bitutil.CountSetBits(bits, 0, n)
+	if nulls == 0 {
+		buf.Release()
+		return nil, 0
+	}
+	return buf, nulls
+}
+
+// dropValidity returns d without its validity bitmap (and releases d): map
+// keys that failed leave zero values under rows that are null anyway.
+func dropValidity(d arrow.ArrayData) arrow.ArrayData {
+	bufs := append([]*memory.Buffer{nil}, d.Buffers()[1:]...)
+	out := array.NewData(d.DataType(), d.Len(), bufs, d.Children(), 0, d.Offset())
+	d.Release()
+	return out
+}
+
+func dropIf(cond bool, bits []byte) []byte {
+	if cond {
+		return bits
+	}
+	return nil
+}
+
+func keepIf(cond bool, bits []byte) []byte { return dropIf(cond, bits) }
+
+// orBits is a | b for bitmaps of equal length, either of which may be nil.
+func orBits(a, b []byte) []byte {
+	if a == nil {
+		return b
+	}
+	if b == nil {
+		return a
+	}
+	out := make([]byte, len(a))
+	for i := range a {
+		out[i] = a[i] | b[i]
+	}
+	return out
+}

@@ -1,0 +1,216 @@
+package trycast
+
+import (
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// A kernel casts one flat (non-nested) array. It allocates each output
+// buffer once, writes values and validity bits straight into them, and
+// returns data at offset 0 with an exact null count.
+type kernel func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData
+
+// flatKernel picks the kernel for a flat type pair, or nil when the pair is
+// not supported.
+func flatKernel(from, to arrow.DataType) kernel {
+	switch from.ID() {
+	case arrow.STRING, arrow.BINARY:
+		return fromStrings[int32](from, to)
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		return fromStrings[int64](from, to)
+	case arrow.INT8:
+		return fromInts[int8](to)
+	case arrow.INT16:
+		return fromInts[int16](to)
+	case arrow.INT32:
+		return fromInts[int32](to)
+	case arrow.INT64:
+		return fromInts[int64](to)
+	case arrow.FLOAT32:
+		return fromFloats[float32](to)
+	case arrow.FLOAT64:
+		return fromFloats[float64](to)
+	case arrow.BOOL:
+		return fromBools(to)
+	case arrow.DECIMAL128:
+		return fromDecimals(from.(*arrow.Decimal128Type), to)
+	case arrow.DATE32:
+		return formatDates(to)
+	case arrow.TIMESTAMP:
+		return formatTimestamps(from.(*arrow.TimestampType), to)
+	}
+	return nil
+}
+
+// intWidth is the bit width of an integer target, 0 for other types.
+func intWidth(dt arrow.DataType) int {
+	switch dt.ID() {
+	case arrow.INT8:
+		return 8
+	case arrow.INT16:
+		return 16
+	case arrow.INT32:
+		return 32
+	case arrow.INT64:
+		return 64
+	}
+	return 0
+}
+
+type offset interface{ ~int32 | ~int64 }
+
+// view reinterprets an Arrow buffer's bytes as values of T (Arrow buffers
+// are 64-byte aligned).
+func view[T any](b []byte) []T {
+	var zero T
+	n := len(b) / int(unsafe.Sizeof(zero))
+	if n == 0 {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), n)
+}
+
+// fixedOut is the output of a fixed-width kernel under construction: one
+// validity bitmap and one values buffer, each allocated once.
+type fixedOut[T any] struct {
+	bits     *memory.Buffer
+	values   *memory.Buffer
+	vals     []T
+	validity []byte
+}
+
+func newFixedOut[T any](mem memory.Allocator, n int) fixedOut[T] {
+	var zero T
+	o := fixedOut[T]{
+		bits:   arrowvec.NewBuffer(mem, int(bitutil.BytesForBits(int64(n)))),
+		values: arrowvec.NewBuffer(mem, n*int(unsafe.Sizeof(zero))),
+	}
+	o.vals = view[T](o.values.Bytes())
+	o.validity = o.bits.Bytes()
+	return o
+}
+
+// zeroValues clears the values, for kernels that skip null input rows:
+// allocators need not zero, and null slots should not carry garbage.
+func (o fixedOut[T]) zeroValues() { clear(o.vals) }
+
+func (o fixedOut[T]) finish(to arrow.DataType, n int) arrow.ArrayData {
+	return finishFixed(to, n, o.bits, o.values)
+}
+
+// finishFixed wraps a validity bitmap and a values buffer (a bitmap too for
+// bool) as array data, dropping the bitmap when every row is valid.
+func finishFixed(to arrow.DataType, n int, bits, values *memory.Buffer) arrow.ArrayData {
+	nulls := n - bitutil.CountSetBits(bits.Bytes(), 0, n)
+	if nulls == 0 {
+		bits.Release()
+		bits = nil
+	}
+	return arrowvec.NewFixedData(to, n, bits, nulls, values)
+}
+
+// fillRows runs row(i) for each row valid in the input (valid nil means
+// all are) and packs the results into bits, bit 0 = row 0; a row null in
+// the input gets a 0 bit without calling row. Whole bytes are written, so
+// bits need not be zeroed.
+func fillRows(n int, valid []byte, bit0 int, bits []byte, row func(i int) bool) {
+	for base := 0; base < n; base += 8 {
+		m := min(8, n-base)
+		var b byte
+		for j := 0; j < m; j++ {
+			i := base + j
+			if valid != nil && !bitutil.BitIsSet(valid, bit0+i) {
+				continue
+			}
+			if row(i) {
+				b |= 1 << j
+			}
+		}
+		bits[base>>3] = b
+	}
+}
+
+// fillBoolRows is fillRows for a bool output, whose values are a bitmap too.
+func fillBoolRows(n int, valid []byte, bit0 int, bits, vals []byte, row func(i int) (v, ok bool)) {
+	for base := 0; base < n; base += 8 {
+		m := min(8, n-base)
+		var b, vb byte
+		for j := 0; j < m; j++ {
+			i := base + j
+			if valid != nil && !bitutil.BitIsSet(valid, bit0+i) {
+				continue
+			}
+			if v, ok := row(i); ok {
+				b |= 1 << j
+				if v {
+					vb |= 1 << j
+				}
+			}
+		}
+		bits[base>>3] = b
+		vals[base>>3] = vb
+	}
+}
+
+// newBoolOut allocates a bool output: validity and values bitmaps.
+func newBoolOut(mem memory.Allocator, n int) (bits, values *memory.Buffer) {
+	size := int(bitutil.BytesForBits(int64(n)))
+	return arrowvec.NewBuffer(mem, size), arrowvec.NewBuffer(mem, size)
+}
+
+// fixedValues views a fixed-width input's values, starting at its offset.
+func fixedValues[T any](in arrow.ArrayData) []T {
+	n, off := in.Len(), in.Offset()
+	if n == 0 {
+		return nil
+	}
+	return view[T](in.Buffers()[1].Bytes())[off : off+n]
+}
+
+// timestampMicros converts a count of unit since the epoch to microseconds,
+// false when it does not fit.
+func timestampMicros(v int64, unit arrow.TimeUnit) (int64, bool) {
+	switch unit {
+	case arrow.Second:
+		return mulFits(v, 1_000_000)
+	case arrow.Millisecond:
+		return mulFits(v, 1_000)
+	case arrow.Nanosecond:
+		return floorDiv(v, 1_000), true
+	}
+	return v, true
+}
+
+// microsTo converts microseconds since the epoch to unit, flooring to
+// coarser units; false when it does not fit.
+func microsTo(v int64, unit arrow.TimeUnit) (int64, bool) {
+	switch unit {
+	case arrow.Second:
+		return floorDiv(v, 1_000_000), true
+	case arrow.Millisecond:
+		return floorDiv(v, 1_000), true
+	case arrow.Nanosecond:
+		return mulFits(v, 1_000)
+	}
+	return v, true
+}
+
+func mulFits(v, m int64) (int64, bool) {
+	r := v * m
+	if r/m != v {
+		return 0, false
+	}
+	return r, true
+}
+
+func floorDiv(a, b int64) int64 {
+	q := a / b
+	if (a%b != 0) && (a < 0) {
+		q--
+	}
+	return q
+}

@@ -1,0 +1,131 @@
+package trycast
+
+import (
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Upper bounds on the text of one value; the data buffer is sized n times
+// the bound so that it is allocated once. A longer value still works: the
+// buffer then grows.
+const (
+	maxIntText       = 20 // -9223372036854775808
+	maxFloatText     = 32 // -1.7976931348623157E308 and friends
+	maxBoolText      = 5
+	maxDecimalText   = 42 // sign, "0.", 38 digits
+	maxDateText      = 16 // -5877641-06-23
+	maxTimestampText = 40 // wide years, .ffffff, a zone
+)
+
+// stringTarget reports whether to is a text output of the to-string casts.
+func stringTarget(to arrow.DataType) bool {
+	return to.ID() == arrow.STRING || to.ID() == arrow.LARGE_STRING
+}
+
+func formatDates(to arrow.DataType) kernel {
+	if !stringTarget(to) {
+		return nil
+	}
+	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
+		d := c.d
+		return formatFixed(c, in, to, maxDateText, func(dst []byte, v int32) ([]byte, bool) {
+			return AppendDate(dst, v, d), true
+		})
+	}
+}
+
+func formatTimestamps(from *arrow.TimestampType, to arrow.DataType) kernel {
+	if !stringTarget(to) {
+		return nil
+	}
+	unit := from.Unit
+	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
+		d, loc := c.d, c.loc
+		return formatFixed(c, in, to, maxTimestampText, func(dst []byte, v int64) ([]byte, bool) {
+			us, ok := timestampMicros(v, unit)
+			if !ok {
+				return dst, false
+			}
+			return AppendTimestamp(dst, us, loc, d), true
+		})
+	}
+}
+
+func formatBools(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
+	off, d := in.Offset(), c.d
+	var src []byte
+	if b := in.Buffers()[1]; b != nil {
+		src = b.Bytes()
+	}
+	return formatRows(c, in, to, maxBoolText, func(dst []byte, i int) ([]byte, bool) {
+		return AppendBool(dst, bitutil.BitIsSet(src, off+i), d), true
+	})
+}
+
+// formatFixed renders a fixed-width input as text.
+func formatFixed[S any](c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, app func([]byte, S) ([]byte, bool)) arrow.ArrayData {
+	src := fixedValues[S](in)
+	return formatRows(c, in, to, maxLen, func(dst []byte, i int) ([]byte, bool) { return app(dst, src[i]) })
+}
+
+func formatRows(c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, app func([]byte, int) ([]byte, bool)) arrow.ArrayData {
+	if to.ID() == arrow.LARGE_STRING {
+		return formatRowsInto[int64](c, in, to, maxLen, app)
+	}
+	return formatRowsInto[int32](c, in, to, maxLen, app)
+}
+
+// formatRowsInto appends each valid row's text to one data buffer and
+// records the offsets; a row null in the input is an empty null slot.
+func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, app func([]byte, int) ([]byte, bool)) arrow.ArrayData {
+	n, valid, bit0 := in.Len(), validity(in), in.Offset()
+	var zero O
+	offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
+	bitsBuf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+	dataBuf := arrowvec.NewBuffer(c.mem, n*maxLen)
+	offs, bits := view[O](offBuf.Bytes()), bitsBuf.Bytes()
+	data := dataBuf.Bytes()[:0]
+	for base := 0; base < n; base += 8 {
+		m := min(8, n-base)
+		var b byte
+		for j := 0; j < m; j++ {
+			i := base + j
+			offs[i] = O(len(data))
+			if valid != nil && !bitutil.BitIsSet(valid, bit0+i) {
+				continue
+			}
+			res, ok := app(data, i)
+			if !ok {
+				continue
+			}
+			if cap(res) != cap(data) {
+				// The bound was too small: move to a larger Arrow buffer.
+				dataBuf = regrow(c.mem, dataBuf, res)
+				res = dataBuf.Bytes()[:len(res)]
+			}
+			data = res
+			b |= 1 << j
+		}
+		bits[base>>3] = b
+	}
+	offs[n] = O(len(data))
+	dataBuf.ResizeNoShrink(len(data))
+	nulls := n - bitutil.CountSetBits(bits, 0, n)
+	if nulls == 0 {
+		bitsBuf.Release()
+		bitsBuf = nil
+	}
+	return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
+}
+
+// regrow replaces old by a buffer twice the size of res holding res.
+func regrow(mem memory.Allocator, old *memory.Buffer, res []byte) *memory.Buffer {
+	nb := arrowvec.NewBuffer(mem, 2*cap(res))
+	copy(nb.Bytes(), res)
+	old.Release()
+	return nb
+}
