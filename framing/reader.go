@@ -1,0 +1,301 @@
+package framing
+
+import (
+	"bufio"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rowbridge/rowbridge"
+)
+
+// Size limits a Reader applies by default. No size read from a stream is
+// trusted beyond them, and buffers grow only as bytes arrive.
+const (
+	MaxRowSize   = 1 << 30 // largest row a Reader accepts (1 GiB)
+	MaxGroupSize = 1 << 30 // largest Velox row group, compressed or not (1 GiB)
+)
+
+// HeaderSize is the size of a Velox row-group header.
+const HeaderSize = 9
+
+// endMarker is the explicit end of stream very old Spark wrote (-1).
+const endMarker = 0xFFFFFFFF
+
+// ReaderOption configures a Reader.
+type ReaderOption func(*Reader)
+
+// WithMaxRowSize lowers or raises the largest row size accepted (default MaxRowSize).
+func WithMaxRowSize(n int) ReaderOption {
+	return func(r *Reader) {
+		if n > 0 {
+			r.maxRow = n
+		}
+	}
+}
+
+// WithMaxGroupSize sets the largest Velox row group accepted (default MaxGroupSize).
+func WithMaxGroupSize(n int) ReaderOption {
+	return func(r *Reader) {
+		if n > 0 {
+			r.maxGroup = n
+		}
+	}
+}
+
+// Reader splits a framed stream into rows.
+type Reader struct {
+	in       *bufio.Reader
+	framing  Framing
+	maxRow   int
+	maxGroup int
+
+	data    []byte   // the current batch's rows, end to end
+	offsets []int    // row i is data[offsets[i]:offsets[i+1]]
+	rows    [][]byte // what Next returns, rebuilt from offsets
+
+	rowsRead int64 // complete rows read, the current batch included
+	pos      int64 // bytes consumed from the input
+	err      error // sticky; returned after the rows read before it
+	scratch  [HeaderSize]byte
+
+	// Velox row-group state.
+	group     int64     // index of the current (or next) group
+	groupPos  int64     // stream offset of the current group's header
+	inGroup   bool      // a group's records are being read
+	groupLeft int       // record bytes left in the current group
+	records   io.Reader // where the current group's records come from
+	packed    []byte    // compressed payload
+	unpacked  []byte    // decompressed records
+	plain     sliceReader
+	dec       decompressor
+}
+
+// NewReader returns a Reader of the rows in r, framed with f; c is the
+// codec of compressed Velox row groups (the stream does not record it).
+func NewReader(r io.Reader, f Framing, c Codec, opts ...ReaderOption) (*Reader, error) {
+	if err := check(f, c); err != nil {
+		return nil, err
+	}
+	br, ok := r.(*bufio.Reader)
+	if !ok {
+		br = bufio.NewReaderSize(r, 64<<10)
+	}
+	rd := &Reader{in: br, framing: f, maxRow: MaxRowSize, maxGroup: MaxGroupSize, dec: decompressor{codec: c}}
+	for _, o := range opts {
+		o(rd)
+	}
+	return rd, nil
+}
+
+func check(f Framing, c Codec) error {
+	if f != Spark && f != Velox {
+		return fmt.Errorf("framing: unknown framing %v", f)
+	}
+	if int(c) >= len(codecNames) {
+		return fmt.Errorf("framing: unknown codec %v", c)
+	}
+	if f == Spark && c != None {
+		return fmt.Errorf("framing: codec %v applies to the velox framing only", c)
+	}
+	return nil
+}
+
+// Next returns up to n rows (at least 1 is asked for when n < 1). The
+// rows alias the Reader's buffers and stay valid until the next call, so
+// memory is bounded by the batch, not the stream. At the end of the stream
+// it returns io.EOF; a truncated or malformed stream gives an *Error after
+// the complete rows before the problem have been returned.
+func (r *Reader) Next(n int) ([][]byte, error) {
+	n = max(n, 1)
+	r.data = r.data[:0]
+	r.offsets = append(r.offsets[:0], 0)
+	r.rows = r.rows[:0]
+	for r.err == nil && len(r.offsets)-1 < n {
+		var ok bool
+		if r.framing == Spark {
+			ok, r.err = r.sparkRow()
+		} else {
+			ok, r.err = r.veloxRow()
+		}
+		if r.err == nil && !ok {
+			r.err = io.EOF
+		}
+		if ok {
+			r.offsets = append(r.offsets, len(r.data))
+			r.rowsRead++
+		}
+	}
+	for i := 1; i < len(r.offsets); i++ {
+		r.rows = append(r.rows, r.data[r.offsets[i-1]:r.offsets[i]:r.offsets[i]])
+	}
+	if len(r.rows) == 0 {
+		return nil, r.err
+	}
+	return r.rows, nil
+}
+
+// RowsRead is the number of complete rows read so far.
+func (r *Reader) RowsRead() int64 { return r.rowsRead }
+
+// sparkRow reads one record from the input; false at a clean end.
+func (r *Reader) sparkRow() (bool, error) {
+	prefix := r.scratch[:4]
+	start := r.pos
+	n, err := io.ReadFull(r.in, prefix)
+	r.pos += int64(n)
+	switch {
+	case err == io.EOF:
+		return false, nil
+	case err != nil:
+		return false, r.fail(start, -1, readErr(err), "row size prefix has %d of 4 bytes", n)
+	}
+	size := binary.BigEndian.Uint32(prefix)
+	if size == endMarker {
+		return false, nil
+	}
+	if int64(size) > int64(r.maxRow) {
+		return false, r.fail(start, -1, rowbridge.ErrOutOfBounds, "row size %d exceeds the %s row limit", size, sizeName(r.maxRow))
+	}
+	before := len(r.data)
+	r.data, err = appendRead(r.data, r.in, int(size))
+	r.pos += int64(len(r.data) - before)
+	if err != nil {
+		got := len(r.data) - before
+		r.data = r.data[:before]
+		return false, r.fail(start, -1, readErr(err), "row of %d bytes has only %d", size, got)
+	}
+	return true, nil
+}
+
+// veloxRow reads one record, crossing row-group headers (and empty groups)
+// as needed; false at a clean end.
+func (r *Reader) veloxRow() (bool, error) {
+	for !r.inGroup || r.groupLeft == 0 {
+		if r.inGroup {
+			r.inGroup = false
+			r.group++
+		}
+		ok, err := r.openGroup()
+		if !ok || err != nil {
+			return false, err
+		}
+	}
+	start := r.pos
+	if r.records == &r.plain {
+		start = r.groupPos
+	}
+	if r.groupLeft < 4 {
+		return false, r.fail(start, r.group, rowbridge.ErrLayout, "row group ends %d bytes into a row size prefix", r.groupLeft)
+	}
+	prefix := r.scratch[:4]
+	n, err := io.ReadFull(r.records, prefix)
+	r.advance(n)
+	if err != nil {
+		return false, r.fail(start, r.group, readErr(err), "row size prefix has %d of 4 bytes", n)
+	}
+	size := binary.BigEndian.Uint32(prefix)
+	if int64(size) > int64(r.groupLeft) {
+		return false, r.fail(start, r.group, rowbridge.ErrOutOfBounds, "row size %d exceeds the %d bytes left in the row group", size, r.groupLeft)
+	}
+	if int64(size) > int64(r.maxRow) {
+		return false, r.fail(start, r.group, rowbridge.ErrOutOfBounds, "row size %d exceeds the %s row limit", size, sizeName(r.maxRow))
+	}
+	before := len(r.data)
+	r.data, err = appendRead(r.data, r.records, int(size))
+	r.advance(len(r.data) - before)
+	if err != nil {
+		got := len(r.data) - before
+		r.data = r.data[:before]
+		return false, r.fail(start, r.group, readErr(err), "row of %d bytes has only %d", size, got)
+	}
+	return true, nil
+}
+
+// advance accounts for n record bytes read from the current group.
+func (r *Reader) advance(n int) {
+	r.groupLeft -= n
+	if r.records != &r.plain {
+		r.pos += int64(n)
+	}
+}
+
+// openGroup reads a row-group header and readies its records; false at a
+// clean end of stream.
+func (r *Reader) openGroup() (bool, error) {
+	h := r.scratch[:HeaderSize]
+	start := r.pos
+	r.groupPos = start
+	n, err := io.ReadFull(r.in, h)
+	r.pos += int64(n)
+	switch {
+	case err == io.EOF:
+		return false, nil
+	case err != nil:
+		return false, r.fail(start, r.group, readErr(err), "row-group header has %d of %d bytes", n, HeaderSize)
+	}
+	usize := int32(binary.LittleEndian.Uint32(h[0:]))
+	csize := int32(binary.LittleEndian.Uint32(h[4:]))
+	flag := h[8]
+	switch {
+	case usize < 0 || csize < 0:
+		return false, r.fail(start, r.group, rowbridge.ErrLayout, "row-group header has a negative size (uncompressed %d, compressed %d)", usize, csize)
+	case flag > 1:
+		return false, r.fail(start, r.group, rowbridge.ErrLayout, "row-group header has compressed flag %d (want 0 or 1)", flag)
+	case int64(usize) > int64(r.maxGroup) || int64(csize) > int64(r.maxGroup):
+		return false, r.fail(start, r.group, rowbridge.ErrOutOfBounds, "row group of %d bytes (%d compressed) exceeds the %s limit", usize, csize, sizeName(r.maxGroup))
+	case flag == 0 && usize != csize:
+		return false, r.fail(start, r.group, rowbridge.ErrLayout, "uncompressed row group has differing sizes %d and %d", usize, csize)
+	}
+	r.inGroup = true
+	r.groupLeft = int(usize)
+	if flag == 0 {
+		r.records = r.in
+		return true, nil
+	}
+	r.packed, err = appendRead(r.packed[:0], r.in, int(csize))
+	r.pos += int64(len(r.packed))
+	if err != nil {
+		return false, r.fail(start, r.group, readErr(err), "compressed row group of %d bytes has only %d", csize, len(r.packed))
+	}
+	r.unpacked, err = r.dec.decompress(r.unpacked, r.packed, int(usize))
+	if err != nil {
+		return false, r.fail(start, r.group, rowbridge.ErrLayout, "%v", err)
+	}
+	r.plain.b = r.unpacked
+	r.records = &r.plain
+	return true, nil
+}
+
+// fail builds the error for a problem at stream offset at.
+func (r *Reader) fail(at, group int64, cause error, format string, args ...any) error {
+	return &Error{RowsRead: r.rowsRead, Offset: at, Group: group, Msg: fmt.Sprintf(format, args...), Err: cause}
+}
+
+// readErr maps a short read to ErrTruncated and keeps other I/O errors.
+func readErr(err error) error {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return rowbridge.ErrTruncated
+	}
+	return err
+}
+
+func sizeName(n int) string {
+	if n >= 1<<30 && n%(1<<30) == 0 {
+		return fmt.Sprintf("%d GiB", n>>30)
+	}
+	return fmt.Sprintf("%d-byte", n)
+}
+
+// sliceReader reads a byte slice, like bytes.Reader without the extras.
+type sliceReader struct{ b []byte }
+
+func (s *sliceReader) Read(p []byte) (int, error) {
+	if len(s.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, s.b)
+	s.b = s.b[n:]
+	return n, nil
+}
