@@ -1,0 +1,177 @@
+package compactrow
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Encoder turns Arrow record batches into CompactRow rows byte-identical to
+// Velox's writer. It is safe for concurrent use.
+//
+// It sizes every row first, grows the output once, zeroes it (every gap
+// Velox leaves unwritten is zero), and then writes column by column at
+// precomputed per-row cursors, reading the Arrow buffers directly.
+type Encoder struct {
+	plan     *arrowvec.Plan
+	fixedRow int  // null flags plus the widths of the fixed top-level fields
+	allFixed bool // every row has size fixedRow
+	cursors  sync.Pool
+}
+
+// NewEncoder returns an Encoder for batches of schema. It fails with
+// rowbridge.ErrUnsupportedType for a type CompactRow does not carry.
+// Options other than the allocator do not apply to encoding.
+func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
+	plan, err := arrowvec.NewPlan(schema)
+	if err != nil {
+		return nil, fmt.Errorf("compactrow: %w", err)
+	}
+	_ = newConfig(opts)
+	e := &Encoder{plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
+	for _, f := range plan.Fields {
+		if w := fixedWidth(f); w >= 0 {
+			e.fixedRow += w
+		} else {
+			e.allFixed = false
+		}
+	}
+	e.cursors.New = func() any { return new([]int) }
+	return e, nil
+}
+
+// Schema is the schema of the batches Encode accepts.
+func (e *Encoder) Schema() *arrow.Schema { return e.plan.Schema }
+
+// Encode returns the rows of rec in one fresh buffer.
+func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	return e.AppendRows(rowbridge.Rows{}, rec)
+}
+
+// AppendRows appends the rows of rec to dst, reusing its memory, and
+// returns the extended Rows. On error dst is returned unchanged.
+func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	if err := e.checkSchema(rec); err != nil {
+		return dst, err
+	}
+	n := int(rec.NumRows())
+	srcs := make([]*source, len(e.plan.Fields))
+	for f, node := range e.plan.Fields {
+		srcs[f] = newSource(node, rec.Column(f).Data(), 0)
+	}
+
+	orig := dst
+	base := len(dst.Data)
+	if len(dst.Offsets) == 0 {
+		dst.Offsets = append(dst.Offsets, base)
+	}
+	first := len(dst.Offsets) // index of row 0's end offset
+	dst.Offsets = slices.Grow(dst.Offsets, n)[:first+n]
+	offs := dst.Offsets[first-1:]
+	if err := e.rowEnds(srcs, n, offs); err != nil {
+		return orig, err
+	}
+	total := offs[n] - base
+	dst.Data = slices.Grow(dst.Data, total)[:base+total]
+	clear(dst.Data[base:])
+
+	cp := e.cursors.Get().(*[]int)
+	defer e.cursors.Put(cp)
+	cur := slices.Grow((*cp)[:0], n)[:n]
+	*cp = cur
+	nb := nullBytes(len(srcs))
+	for r := range cur {
+		cur[r] = offs[r] + nb
+	}
+	for f, s := range srcs {
+		if err := writeColumn(s, f, dst.Data, offs, cur); err != nil {
+			return orig, err
+		}
+	}
+	return dst, nil
+}
+
+func (e *Encoder) checkSchema(rec arrow.RecordBatch) error {
+	if int(rec.NumCols()) != len(e.plan.Fields) {
+		return fmt.Errorf("compactrow: batch has %d columns, encoder schema has %d", rec.NumCols(), len(e.plan.Fields))
+	}
+	for f, node := range e.plan.Fields {
+		if dt := rec.Column(f).DataType(); !arrow.TypeEqual(dt, node.Type) {
+			return fmt.Errorf("compactrow: column %d (%s) is %s, encoder schema says %s", f, node.Path, dt, node.Type)
+		}
+	}
+	return nil
+}
+
+// rowEnds fills offs[1:n+1] with the end offset of every row, given the
+// start offset of the first in offs[0].
+func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
+	if e.allFixed {
+		for r := range n {
+			offs[r+1] = offs[r] + e.fixedRow
+		}
+		return nil
+	}
+	sizes := offs[1 : n+1]
+	for r := range sizes {
+		sizes[r] = e.fixedRow
+	}
+	for _, s := range srcs {
+		if s.width >= 0 {
+			continue
+		}
+		for r := range sizes {
+			if s.isValid(r) {
+				sizes[r] += s.size(r)
+			}
+		}
+	}
+	for r := range n {
+		if offs[r+1] > math.MaxInt32 {
+			return &rowbridge.EncodeError{Row: r, Err: fmt.Errorf("%w: row of %d bytes exceeds 2 GiB", rowbridge.ErrValue, offs[r+1])}
+		}
+		offs[r+1] += offs[r]
+	}
+	return nil
+}
+
+// writeColumn writes top-level field f of every row at the row cursors and
+// advances them; a null sets the field's flag in the row's null bytes.
+func writeColumn(s *source, f int, data []byte, offs, cur []int) error {
+	flag, fb := byte(1)<<(f&7), f>>3
+	if s.width < 0 {
+		var err error
+		for r, p := range cur {
+			if !s.isValid(r) {
+				data[offs[r]+fb] |= flag
+			} else if cur[r], err = s.write(r, data, p); err != nil {
+				return atRow(err, r)
+			}
+		}
+		return nil
+	}
+	for r, p := range cur {
+		if !s.isValid(r) {
+			data[offs[r]+fb] |= flag
+		} else if err := s.putFixed(r, data[p:]); err != nil {
+			return atRow(err, r)
+		}
+		cur[r] = p + s.width
+	}
+	return nil
+}
+
+// atRow stamps the row index on an EncodeError raised below the row level.
+func atRow(err error, r int) error {
+	var ee *rowbridge.EncodeError
+	if errors.As(err, &ee) {
+		ee.Row = r
+	}
+	return err
+}

@@ -1,0 +1,185 @@
+package compactrow
+
+import (
+	"fmt"
+
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Sizes and writers for single values. size and write take a non-null
+// variable-width value; putFixed a non-null fixed-width one. write returns
+// the position after the value; it writes into a zeroed buffer, so gaps
+// (null fixed values, null elements' offset-table entries) stay zero.
+
+// size is the encoded size of non-null variable-width value i.
+func (s *source) size(i int) int {
+	switch s.node.Kind {
+	case arrowvec.KindString, arrowvec.KindBinary:
+		return 4 + int(s.offsets[s.off+i+1]-s.offsets[s.off+i])
+	case arrowvec.KindList:
+		start, n := s.span(i)
+		return s.children[0].arraySize(start, n)
+	case arrowvec.KindMap:
+		start, n := s.span(i)
+		return s.children[0].arraySize(start, n) + s.children[1].arraySize(start, n)
+	}
+	size := nullBytes(len(s.children)) // struct
+	for _, c := range s.children {
+		if c.width >= 0 {
+			size += c.width
+		} else if c.isValid(i) {
+			size += c.size(i)
+		}
+	}
+	return size
+}
+
+// arraySize is the encoded size of an array of elements s[start:start+n].
+func (s *source) arraySize(start, n int) int {
+	size := 4 + nullBytes(n)
+	switch {
+	case s.width >= 0:
+		return size + n*s.width
+	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
+		if s.valid == nil {
+			return size + 4*n + int(s.offsets[s.off+start+n]-s.offsets[s.off+start])
+		}
+		for j := start; j < start+n; j++ {
+			if s.isValid(j) {
+				size += s.size(j)
+			}
+		}
+		return size
+	case n == 0:
+		return size
+	}
+	size += 4 + 4*n // serializedSize and offset table
+	for j := start; j < start+n; j++ {
+		if s.isValid(j) {
+			size += s.size(j)
+		}
+	}
+	return size
+}
+
+// write writes non-null variable-width value i at p.
+func (s *source) write(i int, buf []byte, p int) (int, error) {
+	switch s.node.Kind {
+	case arrowvec.KindString, arrowvec.KindBinary:
+		a, b := s.offsets[s.off+i], s.offsets[s.off+i+1]
+		le.PutUint32(buf[p:], uint32(b-a))
+		return p + 4 + copy(buf[p+4:], s.data[a:b]), nil
+	case arrowvec.KindList:
+		start, n := s.span(i)
+		return s.children[0].writeArray(start, n, buf, p)
+	case arrowvec.KindMap:
+		start, n := s.span(i)
+		p, err := s.children[0].writeArray(start, n, buf, p)
+		if err != nil {
+			return 0, err
+		}
+		return s.children[1].writeArray(start, n, buf, p)
+	}
+	return s.writeStruct(i, buf, p)
+}
+
+func (s *source) writeStruct(i int, buf []byte, p int) (int, error) {
+	flags := p
+	p += nullBytes(len(s.children))
+	var err error
+	for k, c := range s.children {
+		switch {
+		case !c.isValid(i):
+			buf[flags+k>>3] |= 1 << (k & 7)
+			if c.width > 0 {
+				p += c.width
+			}
+		case c.width >= 0:
+			if err = c.putFixed(i, buf[p:]); err != nil {
+				return 0, err
+			}
+			p += c.width
+		default:
+			if p, err = c.write(i, buf, p); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return p, nil
+}
+
+// writeArray writes the array of elements s[start:start+n] at p.
+func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
+	le.PutUint32(buf[p:], uint32(n))
+	flags := p + 4
+	p = flags + nullBytes(n)
+	var err error
+	switch {
+	case s.width >= 0:
+		for j := range n {
+			if !s.isValid(start + j) {
+				buf[flags+j>>3] |= 1 << (j & 7)
+			} else if err = s.putFixed(start+j, buf[p+j*s.width:]); err != nil {
+				return 0, err
+			}
+		}
+		return p + n*s.width, nil
+	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
+		for j := range n {
+			if !s.isValid(start + j) {
+				buf[flags+j>>3] |= 1 << (j & 7)
+			} else {
+				p, _ = s.write(start+j, buf, p)
+			}
+		}
+		return p, nil
+	case n == 0:
+		return p, nil
+	}
+	table := p + 4
+	cur := table + 4*n
+	for j := range n {
+		if !s.isValid(start + j) {
+			buf[flags+j>>3] |= 1 << (j & 7) // its offset entry stays 0, as Velox leaves it
+			continue
+		}
+		le.PutUint32(buf[table+4*j:], uint32(cur-table))
+		if cur, err = s.write(start+j, buf, cur); err != nil {
+			return 0, err
+		}
+	}
+	le.PutUint32(buf[p:], uint32(cur-table)) // serializedSize excludes itself
+	return cur, nil
+}
+
+// putFixed writes non-null fixed-width value i at the start of dst.
+func (s *source) putFixed(i int, dst []byte) error {
+	j := s.off + i
+	switch s.node.Kind {
+	case arrowvec.KindBool:
+		if s.values[j>>3]&(1<<(j&7)) != 0 {
+			dst[0] = 1
+		}
+	case arrowvec.KindInt8:
+		dst[0] = s.values[j]
+	case arrowvec.KindInt16:
+		copy(dst[:2], s.values[2*j:])
+	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
+		copy(dst[:4], s.values[4*j:])
+	case arrowvec.KindInt64, arrowvec.KindFloat64, arrowvec.KindTimestamp:
+		copy(dst[:8], s.values[8*j:])
+	case arrowvec.KindDecimal:
+		if s.width == 16 {
+			copy(dst[:16], s.values[16*j:])
+			return nil
+		}
+		lo, hi := le.Uint64(s.values[16*j:]), le.Uint64(s.values[16*j+8:])
+		if hi != uint64(int64(lo)>>63) {
+			return &rowbridge.EncodeError{Field: s.node.Path,
+				Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value does not fit in 64 bits", rowbridge.ErrValue, s.node.Precision, s.node.Scale)}
+		}
+		le.PutUint64(dst, lo)
+	}
+	return nil
+}
