@@ -1,0 +1,67 @@
+// Package compute registers rowbridge's SQL casts as arrow-go compute
+// functions: try_cast, sql_cast and try. The conversions themselves live in
+// package trycast, usable without a registry.
+//
+// Build the context's ExecCtx from compute.DefaultExecCtx() when choosing a
+// registry (a zero ExecCtx breaks arrow-go's own kernels).
+package compute
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+)
+
+var (
+	functionsOnce               sync.Once
+	tryCastFn, sqlCastFn, tryFn *compute.MetaFunction
+)
+
+// functions builds the three functions once, so that every registry holds
+// the same objects and try can recognise its own casts.
+func functions() []*compute.MetaFunction {
+	functionsOnce.Do(func() {
+		tryCastFn = compute.NewMetaFunction("try_cast", compute.Unary(), compute.FunctionDoc{
+			Summary:         "Cast values to another type, yielding null where a value does not convert",
+			Description:     "The output type comes from CastOptions.ToType; Presto nulls a nested row when an element fails, Spark only the element.",
+			ArgNames:        []string{"input"},
+			OptionsType:     "RowbridgeCastOptions",
+			OptionsRequired: true,
+		}, tryCastImpl)
+		sqlCastFn = compute.NewMetaFunction("sql_cast", compute.Unary(), compute.FunctionDoc{
+			Summary:         "Cast values to another type, failing on the first value that does not convert",
+			Description:     "The error names the row index and the value. Spark legacy yields null instead, as its CAST does.",
+			ArgNames:        []string{"input"},
+			OptionsType:     "RowbridgeCastOptions",
+			OptionsRequired: true,
+		}, sqlCastImpl)
+		tryFn = compute.NewMetaFunction("try", compute.VarArgs(0), compute.FunctionDoc{
+			Summary:         "Evaluate a function, yielding null for the rows on which it fails",
+			Description:     "TryOptions name the function and its options. sql_cast failures arrive as a bitmap; other functions are retried on halves of the input to isolate the failing rows.",
+			ArgNames:        []string{"args"},
+			OptionsType:     "TryOptions",
+			OptionsRequired: true,
+		}, tryImpl)
+	})
+	return []*compute.MetaFunction{tryCastFn, sqlCastFn, tryFn}
+}
+
+// Register adds try_cast, sql_cast and try to reg. Calling it again on the
+// same registry (or a child of one that has them) does nothing; a different
+// function already holding one of the names is an error.
+func Register(reg compute.FunctionRegistry) error {
+	for _, fn := range functions() {
+		if have, ok := reg.GetFunction(fn.Name()); ok {
+			if have == compute.Function(fn) {
+				continue
+			}
+			return fmt.Errorf("%w: function %q is already registered", arrow.ErrInvalid, fn.Name())
+		}
+		if !reg.AddFunction(fn, false) {
+			return fmt.Errorf("%w: cannot register %q", arrow.ErrInvalid, fn.Name())
+		}
+	}
+	return nil
+}
