@@ -1,0 +1,133 @@
+package unsaferow
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// encWalker carries the flavour and the first error through the recursive
+// size and write passes; row is the top-level row being walked, for errors.
+type encWalker struct {
+	spark bool
+	row   int
+	err   error
+}
+
+func (w *encWalker) fail(f *encField, err error) {
+	if w.err == nil {
+		w.err = &rowbridge.EncodeError{Row: w.row, Field: f.path, Err: err}
+	}
+}
+
+// sizeRows sets sizes[i] to the encoded size of row i, one column at a time.
+func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
+	for i := range sizes {
+		sizes[i] = e.fixed
+	}
+	for _, k := range e.vars {
+		v := &cols[k]
+		switch {
+		case w.spark && v.f.longDec: // 16 bytes, null or not
+			for i := range sizes {
+				sizes[i] += 16
+			}
+		case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
+			offs := v.offs
+			for i := range sizes {
+				if v.isValid(i) {
+					sizes[i] += padTo8(int(offs[i+1] - offs[i]))
+				}
+			}
+		default:
+			for i := range sizes {
+				if v.isValid(i) {
+					w.row = i
+					sizes[i] += padTo8(w.valueSize(v, i))
+				}
+			}
+		}
+	}
+}
+
+// valueSize is the size encField of valid variable-width value j: the exact
+// payload length, unpadded (Velox arrays of fixed-width elements are
+// unpadded too; the owner pads its cursor).
+func (w *encWalker) valueSize(v *encView, j int) int {
+	switch v.f.kind {
+	case arrowvec.KindString, arrowvec.KindBinary:
+		return int(v.offs[j+1] - v.offs[j])
+	case arrowvec.KindDecimal:
+		lo, hi := v.decimalAt(j)
+		return bigIntegerLen(lo, hi)
+	case arrowvec.KindStruct:
+		s := v.f.fixed
+		for _, k := range v.f.varKids {
+			s += w.fieldReserve(&v.kids[k], j)
+		}
+		return s
+	case arrowvec.KindList:
+		start, n := v.span(j)
+		return w.arraySize(&v.kids[0], start, n)
+	case arrowvec.KindMap:
+		start, n := v.span(j)
+		if v.kids[0].hasNulls(start, n) {
+			w.fail(v.kids[0].f, fmt.Errorf("%w: null map key", rowbridge.ErrValue))
+		}
+		return 8 + w.arraySize(&v.kids[0], start, n) + w.arraySize(&v.kids[1], start, n)
+	}
+	return 0
+}
+
+// fieldReserve is how many bytes struct encField value j takes in its owner's
+// variable region.
+func (w *encWalker) fieldReserve(v *encView, j int) int {
+	if w.spark && v.f.longDec {
+		return 16 // Spark reserves a full 16 bytes, even for a null
+	}
+	if !v.isValid(j) {
+		return 0
+	}
+	return padTo8(w.valueSize(v, j))
+}
+
+// arraySize is the size of the UnsafeArrayData holding elements
+// [start, start+n) of v.
+func (w *encWalker) arraySize(v *encView, start, n int) int {
+	head := 8 + nullBitsetBytes(n)
+	if !v.f.variable {
+		s := head + n*v.f.elem
+		if w.spark {
+			s = padTo8(s)
+		}
+		return s
+	}
+	s := head + 8*n
+	if v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary {
+		for j := start; j < start+n; j++ {
+			if v.isValid(j) {
+				s += padTo8(int(v.offs[j+1] - v.offs[j]))
+			}
+		}
+		return s
+	}
+	for j := start; j < start+n; j++ {
+		if v.isValid(j) {
+			s += padTo8(w.valueSize(v, j))
+		}
+	}
+	return s
+}
+
+// span is the element range of list or map entry j.
+func (v *encView) span(j int) (start, n int) {
+	return int(v.offs[j]), int(v.offs[j+1] - v.offs[j])
+}
+
+// decimalAt reads decimal j as two's complement halves.
+func (v *encView) decimalAt(j int) (lo uint64, hi int64) {
+	b := v.raw[16*j : 16*j+16]
+	return binary.LittleEndian.Uint64(b), int64(binary.LittleEndian.Uint64(b[8:]))
+}

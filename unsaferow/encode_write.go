@@ -1,0 +1,266 @@
+package unsaferow
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// The quiet NaNs Spark's writers store for every NaN.
+const (
+	canonicalNaN32 = 0x7fc00000
+	canonicalNaN64 = 0x7ff8000000000000
+)
+
+// writeRows writes every row into out (zeroed, sized by sizeRows); row i
+// spans out[starts[i]:starts[i+1]].
+func (e *Encoder) writeRows(w *encWalker, s *encScratch, out []byte, starts []int) {
+	cursor := s.cursor
+	for i := range cursor {
+		cursor[i] = e.fixed
+	}
+	for k := range s.cols {
+		e.writeColumn(w, &s.cols[k], k, out, starts, cursor)
+	}
+}
+
+// writeColumn writes top-level column k of every row: the common shapes
+// (fixed width without nulls, strings) in their own loops, the rest
+// through the general encField writer.
+func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, starts, cursor []int) {
+	slot := e.header + 8*k
+	n := len(cursor)
+	switch {
+	case v.f.kind == arrowvec.KindNull:
+		for i := range n {
+			out[starts[i]+(k>>3)] |= 1 << (k & 7)
+		}
+	case !v.f.variable && v.valid == nil && v.f.bulk:
+		writeFixedColumn(v, out, starts[:n], slot)
+	case !v.f.variable:
+		for i := range n {
+			p := starts[i]
+			if !v.isValid(i) {
+				out[p+(k>>3)] |= 1 << (k & 7)
+				continue
+			}
+			w.row = i
+			w.writeFixed(v, i, out[p+slot:p+slot+8])
+		}
+	case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
+		for i := range n {
+			p := starts[i]
+			if !v.isValid(i) {
+				out[p+(k>>3)] |= 1 << (k & 7)
+				continue
+			}
+			b := v.data[v.offs[i]:v.offs[i+1]]
+			c := cursor[i]
+			copy(out[p+c:], b)
+			putOffsetSize(out[p+slot:], c, len(b))
+			cursor[i] = c + padTo8(len(b))
+		}
+	default:
+		for i := range n {
+			w.row = i
+			cursor[i] = w.writeField(v, i, out[starts[i]:starts[i+1]], k, e.header, cursor[i])
+		}
+	}
+}
+
+// writeFixedColumn copies a null-free fixed-width column into its slots.
+func writeFixedColumn(v *encView, out []byte, starts []int, slot int) {
+	raw := v.raw
+	switch v.f.width {
+	case 1:
+		for i, p := range starts {
+			out[p+slot] = raw[i]
+		}
+	case 2:
+		for i, p := range starts {
+			binary.LittleEndian.PutUint16(out[p+slot:], binary.LittleEndian.Uint16(raw[2*i:]))
+		}
+	case 4:
+		for i, p := range starts {
+			binary.LittleEndian.PutUint32(out[p+slot:], binary.LittleEndian.Uint32(raw[4*i:]))
+		}
+	case 8:
+		for i, p := range starts {
+			binary.LittleEndian.PutUint64(out[p+slot:], binary.LittleEndian.Uint64(raw[8*i:]))
+		}
+	}
+}
+
+// writeField writes value j of struct encField k (its owner's bitset ends at
+// head) into owner, whose variable region is filled up to cursor, and
+// returns the new cursor.
+func (w *encWalker) writeField(v *encView, j int, owner []byte, k, head, cursor int) int {
+	slot := head + 8*k
+	if !v.isValid(j) {
+		owner[k>>3] |= 1 << (k & 7)
+		if w.spark && v.f.longDec {
+			putOffsetSize(owner[slot:], cursor, 0) // Spark keeps the reserved area's offset
+			return cursor + 16
+		}
+		return cursor
+	}
+	if !v.f.variable {
+		w.writeFixed(v, j, owner[slot:slot+8])
+		return cursor
+	}
+	size := w.writeValue(v, j, owner[cursor:])
+	putOffsetSize(owner[slot:], cursor, size)
+	if w.spark && v.f.longDec {
+		return cursor + 16
+	}
+	return cursor + padTo8(size)
+}
+
+// writeFixed writes valid fixed-width value j into dst (zeroed).
+func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
+	switch v.f.kind {
+	case arrowvec.KindBool:
+		if v.boolAt(j) {
+			dst[0] = 1
+		}
+	case arrowvec.KindInt8:
+		dst[0] = v.raw[j]
+	case arrowvec.KindInt16:
+		binary.LittleEndian.PutUint16(dst, binary.LittleEndian.Uint16(v.raw[2*j:]))
+	case arrowvec.KindInt32, arrowvec.KindDate32:
+		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(v.raw[4*j:]))
+	case arrowvec.KindInt64, arrowvec.KindTimestamp:
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(v.raw[8*j:]))
+	case arrowvec.KindFloat32:
+		b := binary.LittleEndian.Uint32(v.raw[4*j:])
+		if w.spark && b&0x7fffffff > 0x7f800000 {
+			b = canonicalNaN32
+		}
+		binary.LittleEndian.PutUint32(dst, b)
+	case arrowvec.KindFloat64:
+		b := binary.LittleEndian.Uint64(v.raw[8*j:])
+		if w.spark && b&0x7fffffffffffffff > 0x7ff0000000000000 {
+			b = canonicalNaN64
+		}
+		binary.LittleEndian.PutUint64(dst, b)
+	case arrowvec.KindDecimal: // short: the unscaled value as int64
+		lo, hi := v.decimalAt(j)
+		if hi != int64(lo)>>63 {
+			w.fail(v.f, fmt.Errorf("%w: unscaled decimal value does not fit in 64 bits (precision <= 18 is stored as int64)", rowbridge.ErrValue))
+			return
+		}
+		binary.LittleEndian.PutUint64(dst, lo)
+	}
+}
+
+// writeValue writes valid variable-width value j at the start of dst and
+// returns its size encField (see valueSize).
+func (w *encWalker) writeValue(v *encView, j int, dst []byte) int {
+	switch v.f.kind {
+	case arrowvec.KindString, arrowvec.KindBinary:
+		return copy(dst, v.data[v.offs[j]:v.offs[j+1]])
+	case arrowvec.KindDecimal:
+		lo, hi := v.decimalAt(j)
+		return putBigInteger(dst, lo, hi)
+	case arrowvec.KindStruct:
+		head := nullBitsetBytes(len(v.kids))
+		cursor := v.f.fixed
+		for k := range v.kids {
+			cursor = w.writeField(&v.kids[k], j, dst, k, head, cursor)
+		}
+		return cursor
+	case arrowvec.KindList:
+		start, n := v.span(j)
+		return w.writeArray(&v.kids[0], start, n, dst)
+	case arrowvec.KindMap:
+		start, n := v.span(j)
+		keys := w.writeArray(&v.kids[0], start, n, dst[8:])
+		binary.LittleEndian.PutUint64(dst, uint64(keys))
+		return 8 + keys + w.writeArray(&v.kids[1], start, n, dst[8+keys:])
+	}
+	return 0
+}
+
+// writeArray writes elements [start, start+n) of v as an UnsafeArrayData at
+// the start of dst and returns its size.
+func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
+	binary.LittleEndian.PutUint64(dst, uint64(n))
+	nulls := dst[8:]
+	head := 8 + nullBitsetBytes(n)
+	if v.f.variable {
+		cursor := head + 8*n
+		for k := range n {
+			j := start + k
+			if !v.isValid(j) {
+				nulls[k>>3] |= 1 << (k & 7)
+				continue
+			}
+			size := w.writeValue(v, j, dst[cursor:])
+			putOffsetSize(dst[head+8*k:], cursor, size)
+			cursor += padTo8(size)
+		}
+		return cursor
+	}
+	es := v.f.elem
+	elems := dst[head : head+n*es]
+	switch {
+	case v.f.kind == arrowvec.KindNull:
+		for k := range n {
+			nulls[k>>3] |= 1 << (k & 7)
+		}
+	case v.f.bulk:
+		copy(elems, v.raw[start*es:(start+n)*es])
+		if v.valid != nil {
+			for k := range n {
+				if !v.isValid(start + k) {
+					nulls[k>>3] |= 1 << (k & 7)
+					clear(elems[k*es : k*es+es])
+				}
+			}
+		}
+	default:
+		for k := range n {
+			if !v.isValid(start + k) {
+				nulls[k>>3] |= 1 << (k & 7)
+				continue
+			}
+			w.writeFixed(v, start+k, elems[k*es:k*es+es])
+		}
+	}
+	size := head + n*es
+	if w.spark {
+		size = padTo8(size)
+	}
+	return size
+}
+
+// putWord stores a variable-width value's slot: offset in the high half,
+// size in the low half.
+func putOffsetSize(dst []byte, offset, size int) {
+	binary.LittleEndian.PutUint64(dst, uint64(offset)<<32|uint64(size))
+}
+
+// bigIntLen is the length of Java's BigInteger.toByteArray for a 128-bit
+// two's complement value: the minimal big-endian bytes with a sign bit.
+func bigIntegerLen(lo uint64, hi int64) int {
+	if hi < 0 {
+		lo, hi = ^lo, ^hi
+	}
+	n := bits.Len64(lo)
+	if hi != 0 {
+		n = 64 + bits.Len64(uint64(hi))
+	}
+	return n/8 + 1
+}
+
+// putBigInt writes the BigInteger bytes of the value and returns their count.
+func putBigInteger(dst []byte, lo uint64, hi int64) int {
+	n := bigIntegerLen(lo, hi)
+	var be [16]byte
+	binary.BigEndian.PutUint64(be[:8], uint64(hi))
+	binary.BigEndian.PutUint64(be[8:], lo)
+	return copy(dst[:n], be[16-n:])
+}

@@ -1,0 +1,197 @@
+package unsaferow
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Encoder turns Arrow record batches into UnsafeRow bytes, one row per
+// record row, in the flavour chosen with WithFlavor (default Spark).
+//
+// Encoding runs in two passes over the columns: the first adds up every
+// row's size column by column, the output grows once and is zeroed, and the
+// second writes each column at the places the sizes fixed. Zeroing the
+// output up front is what makes every gap, pad and null slot zero, as both
+// Spark and Velox leave them.
+//
+// Value rules, beyond the plain mapping of spec §8.1:
+//   - A short decimal (precision <= 18) is stored as int64; a value that does
+//     not fit int64 is an EncodeError wrapping rowbridge.ErrValue. A value
+//     beyond its declared precision but within int64 is written as is (Spark
+//     would have nulled it when it was computed; Arrow data is taken as given).
+//   - Long decimals are written as BigInteger bytes whatever their precision.
+//   - A null map key is an EncodeError wrapping rowbridge.ErrValue.
+//   - In the Velox flavour null array elements are written as zero bytes
+//     (Velox's bulk copy may leave source bytes there; readers ignore them).
+//
+// An Encoder is safe for concurrent use; its per-call encScratch lives in a
+// sync.Pool.
+type Encoder struct {
+	schema *arrow.Schema
+	spark  bool
+	fields []*encField // top-level columns
+	header int         // null bitset bytes of a row
+	fixed  int         // bitset + slots: the size of a row with no variable data
+	vars   []int       // indices of the columns that use the variable region
+	pool   sync.Pool
+}
+
+// encScratch is the per-call state: one encView per column and the per-row
+// variable-region cursors.
+type encScratch struct {
+	cols   []encView
+	cursor []int
+	w      encWalker
+}
+
+// maxEncodedRowSize bounds a row: every offset and size inside it is a 32-bit word.
+const maxEncodedRowSize = math.MaxInt32
+
+// NewEncoder prepares an encoder for record batches of the given schema.
+// Types without an UnsafeRow representation (and timestamps in a unit other
+// than microseconds) fail with rowbridge.ErrUnsupportedType.
+func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
+	cfg := newConfig(opts)
+	if cfg.flavor != Spark && cfg.flavor != Velox {
+		return nil, fmt.Errorf("unsaferow: unknown flavor %v", cfg.flavor)
+	}
+	plan, err := arrowvec.NewPlan(schema)
+	if err != nil {
+		return nil, fmt.Errorf("unsaferow: %w", err)
+	}
+	e := &Encoder{schema: schema, spark: cfg.flavor == Spark}
+	e.fields = make([]*encField, len(plan.Fields))
+	for i, n := range plan.Fields {
+		e.fields[i] = newEncField(n, cfg.flavor)
+		if e.fields[i].variable {
+			e.vars = append(e.vars, i)
+		}
+	}
+	e.header = nullBitsetBytes(len(e.fields))
+	e.fixed = e.header + 8*len(e.fields)
+	e.pool.New = func() any {
+		s := &encScratch{cols: make([]encView, len(e.fields))}
+		for i, f := range e.fields {
+			s.cols[i] = newEncView(f)
+		}
+		return s
+	}
+	return e, nil
+}
+
+// Schema is the schema the encoder was made for.
+func (e *Encoder) Schema() *arrow.Schema { return e.schema }
+
+// Encode encodes every row of rec into a fresh Rows.
+func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	return e.AppendRows(rowbridge.Rows{}, rec)
+}
+
+// AppendRows appends the rows of rec to dst, reusing dst's memory when it
+// has the capacity, and returns the extended Rows. dst.Offsets must be empty
+// or end at len(dst.Data). On error dst is returned with its original
+// lengths (bytes past them may have been overwritten).
+func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	if err := e.check(rec); err != nil {
+		return dst, err
+	}
+	if len(dst.Offsets) > 0 && dst.Offsets[len(dst.Offsets)-1] != len(dst.Data) {
+		return dst, errors.New("unsaferow: dst.Offsets does not end at len(dst.Data)")
+	}
+	n := int(rec.NumRows())
+	if n == 0 {
+		return dst, nil
+	}
+	dataLen, offsLen := len(dst.Data), len(dst.Offsets)
+	dst.Offsets = slices.Grow(dst.Offsets, n+1)
+	if offsLen == 0 {
+		dst.Offsets = append(dst.Offsets, dataLen)
+	}
+	base := len(dst.Offsets) - 1
+	dst.Offsets = dst.Offsets[:base+1+n]
+
+	s := e.pool.Get().(*encScratch)
+	defer e.release(s)
+	for i := range s.cols {
+		s.cols[i].bind(rec.Column(i))
+	}
+	w := &s.w
+	*w = encWalker{spark: e.spark}
+
+	// Sizes: dst.Offsets[base+1+i] holds row i's size, then its end.
+	sizes := dst.Offsets[base+1:]
+	e.sizeRows(w, s.cols, sizes)
+	if w.err != nil {
+		return rollbackRows(dst, dataLen, offsLen), w.err
+	}
+	end := dst.Offsets[base]
+	for i, sz := range sizes {
+		if sz > maxEncodedRowSize {
+			return rollbackRows(dst, dataLen, offsLen), &rowbridge.EncodeError{Row: i,
+				Err: fmt.Errorf("%w: row of %d bytes exceeds the 2 GiB UnsafeRow limit", rowbridge.ErrValue, sz)}
+		}
+		end += sz
+		sizes[i] = end
+	}
+
+	dst.Data = growZeroed(dst.Data, end)
+	s.cursor = slices.Grow(s.cursor[:0], n)[:n]
+	e.writeRows(w, s, dst.Data, dst.Offsets[base:base+1+n])
+	if w.err != nil {
+		return rollbackRows(dst, dataLen, offsLen), w.err
+	}
+	return dst, nil
+}
+
+// release drops the encScratch's references to the batch and pools it.
+func (e *Encoder) release(s *encScratch) {
+	for i := range s.cols {
+		s.cols[i].unbind()
+	}
+	e.pool.Put(s)
+}
+
+func rollbackRows(dst rowbridge.Rows, dataLen, offsLen int) rowbridge.Rows {
+	dst.Data = dst.Data[:dataLen]
+	dst.Offsets = dst.Offsets[:offsLen]
+	return dst
+}
+
+// growZeroed extends b to length n with zero bytes, allocating at most once.
+func growZeroed(b []byte, n int) []byte {
+	old := len(b)
+	if n <= cap(b) {
+		b = b[:n]
+		clear(b[old:])
+		return b
+	}
+	nb := make([]byte, n, max(n, 2*cap(b)))
+	copy(nb, b)
+	return nb
+}
+
+// check verifies that rec's columns have the encoder's types, up to field
+// names and nullability, which do not change the bytes.
+func (e *Encoder) check(rec arrow.RecordBatch) error {
+	if int(rec.NumCols()) != len(e.fields) {
+		return fmt.Errorf("unsaferow: record has %d columns, encoder schema has %d", rec.NumCols(), len(e.fields))
+	}
+	for i, f := range e.fields {
+		if dt := rec.Column(i).DataType(); !f.accepts(dt) {
+			return fmt.Errorf("unsaferow: column %d (%s) is %s, encoder schema has %s", i, f.path, dt, e.schema.Field(i).Type)
+		}
+	}
+	return nil
+}
+
+// nullBitsetBytes is the size of an UnsafeRow null bitset for n entries.
+func nullBitsetBytes(n int) int { return (n + 63) / 64 * 8 }
+
+func padTo8(n int) int { return (n + 7) &^ 7 }
