@@ -1,0 +1,103 @@
+package unsaferow
+
+import (
+	"encoding/binary"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Decimals (spec §1.4): precision <= 18 is an int64 unscaled value inline;
+// larger precisions are Java BigInteger bytes (big-endian two's complement,
+// 1..16 bytes) behind an offset/size word. Arrow wants little-endian
+// decimal128 (low word first) whose magnitude fits the precision.
+
+// shortDecimalMax is 10^p - 1 for p = 0..18.
+var shortDecimalMax = func() (m [arrowvec.MaxShortDecimalPrecision + 1]int64) {
+	p := int64(1)
+	for i := range m {
+		m[i] = p - 1
+		p *= 10
+	}
+	return m
+}()
+
+// fitsShort reports whether the unscaled value v fits precision p <= 18.
+func fitsShort(v int64, p int32) bool {
+	if p < 0 || int(p) >= len(shortDecimalMax) {
+		return true
+	}
+	m := shortDecimalMax[p]
+	return v <= m && v >= -m
+}
+
+// slotsShortDecimal widens the int64 in each slot to decimal128 (two words
+// per value in out).
+func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fieldSlot, out []uint64, v *arrowvec.Validity) error {
+	out = out[:2*len(spans)]
+	for k, s := range spans {
+		if s.start >= 0 {
+			r := st.rows[s.row]
+			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+				p := s.start + fs.slot
+				x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
+				if !fitsShort(x, f.Precision) {
+					return fail(s.row, f.Path, int64(p), rowbridge.ErrDecimal,
+						"unscaled value %d exceeds precision %d", x, f.Precision)
+				}
+				out[2*k], out[2*k+1] = uint64(x), uint64(x>>63)
+				continue
+			}
+		}
+		out[2*k], out[2*k+1] = 0, 0
+		v.SetNull(k)
+	}
+	return nil
+}
+
+// decodeLongDecimal decodes the BigInteger payloads located by spans.
+func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+	var v arrowvec.Validity
+	v.Reset(st.mem, len(spans))
+	buf := arrowvec.NewBuffer(st.mem, 16*len(spans))
+	out := view[uint64](buf.Bytes())
+	limit := decimal128.GetMaxValue(n.Precision)
+	for k, s := range spans {
+		if s.isNull() {
+			out[2*k], out[2*k+1] = 0, 0
+			v.SetNull(k)
+			continue
+		}
+		size := s.end - s.start
+		if size < 1 || size > 16 {
+			buf.Release()
+			v.Release()
+			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrDecimal,
+				"long decimal of %d bytes (want 1..16)", size)
+		}
+		lo, hi := bigIntegerBytes(st.rows[s.row][s.start:s.end])
+		x := decimal128.New(hi, lo)
+		if x.Greater(limit) || x.Less(limit.Negate()) {
+			buf.Release()
+			v.Release()
+			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrDecimal,
+				"value exceeds precision %d", n.Precision)
+		}
+		out[2*k], out[2*k+1] = lo, uint64(hi)
+	}
+	validity, nulls := v.Finish()
+	return arrowvec.NewFixedData(n.Type, len(spans), validity, nulls, buf), nil
+}
+
+// bigIntegerBytes reads 1..16 big-endian two's-complement bytes,
+// sign-extended to 128 bits.
+func bigIntegerBytes(b []byte) (lo uint64, hi int64) {
+	var be [16]byte
+	if b[0]&0x80 != 0 {
+		be = [16]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+	}
+	copy(be[16-len(b):], b)
+	return binary.BigEndian.Uint64(be[8:]), int64(binary.BigEndian.Uint64(be[:8]))
+}

@@ -1,0 +1,277 @@
+package unsaferow
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Arrays (spec §1.6): numElements int64, an element null bitset of
+// 8*ceil(n/64) bytes, the element region, then variable-length payloads.
+// Decoding is two passes: counts (checked against each array's size) give
+// the Arrow offsets and the exact element total, then every element column
+// is filled at once for the whole level.
+
+// elemWidth is an element's width in the element region. NullType elements
+// are never read, so whatever Spark (8) or Velox (0) reserved is accepted.
+func elemWidth(e *arrowvec.Node) int64 {
+	switch e.Kind {
+	case arrowvec.KindNull:
+		return 0
+	case arrowvec.KindBool, arrowvec.KindInt8:
+		return 1
+	case arrowvec.KindInt16:
+		return 2
+	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
+		return 4
+	}
+	return 8 // 8-byte values, short decimals, and offset/size words
+}
+
+// arrayHeader is the byte length of the count word and null bitset.
+func arrayHeader(count int64) int64 { return 8 + 8*nwords(count) }
+
+// arrayCount reads the element count of the array at s and checks that its
+// header and element region fit in the array's bytes (so no count is ever
+// trusted beyond the bytes present).
+func (st *decodeState) arrayCount(s span, width int64, path string) (int64, error) {
+	size := int64(s.end - s.start)
+	if size < 8 {
+		return 0, fail(s.row, path, int64(s.start), rowbridge.ErrTruncated,
+			"array of %d bytes has no element count", size)
+	}
+	c := int64(binary.LittleEndian.Uint64(st.rows[s.row][s.start : s.start+8]))
+	if c < 0 || c > math.MaxInt32 {
+		return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount, "element count %d", c)
+	}
+	if arrayHeader(c)+c*width > size {
+		return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
+			"%d elements of %d bytes do not fit in a %d-byte array", c, width, size)
+	}
+	return c, nil
+}
+
+// countArrays is the first pass over a level of arrays: it marks null
+// arrays, writes the Arrow offsets and returns the element total.
+func (st *decodeState) countArrays(spans []span, width int64, path string, offs []int32, v *arrowvec.Validity) (int, error) {
+	offs = offs[:len(spans)+1]
+	var total int64
+	for k, s := range spans {
+		if s.isNull() {
+			v.SetNull(k)
+			offs[k+1] = int32(total)
+			continue
+		}
+		c, err := st.arrayCount(s, width, path)
+		if err != nil {
+			return 0, err
+		}
+		total += c
+		if total > math.MaxInt32 {
+			return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
+				"more than 2^31-1 elements in one column")
+		}
+		offs[k+1] = int32(total)
+	}
+	return int(total), nil
+}
+
+// decodeList decodes the arrays located by spans as an Arrow list.
+func (st *decodeState) decodeList(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+	e := n.Children[0]
+	var v arrowvec.Validity
+	v.Reset(st.mem, len(spans))
+	offBuf, offs := arrowvec.NewOffsets(st.mem, len(spans))
+	total, err := st.countArrays(spans, elemWidth(e), n.Path, offs, &v)
+	if err != nil {
+		v.Release()
+		offBuf.Release()
+		return nil, err
+	}
+	elems, err := st.decodeElements(e, spans, offs, total, false)
+	if err != nil {
+		v.Release()
+		offBuf.Release()
+		return nil, err
+	}
+	validity, nulls := v.Finish()
+	return arrowvec.NewListData(n.Type, len(spans), validity, nulls, offBuf, elems), nil
+}
+
+// elementBits is the null bitset of an array with c elements starting at p.
+func elementBits(r []byte, p int32, c int32) []byte {
+	return r[p+8 : p+int32(arrayHeader(int64(c)))]
+}
+
+// anyBitSet reports whether any bit of a null bitset is set (it may count
+// unused trailing bits, so callers re-test bits below the count).
+func anyBitSet(bits []byte) bool {
+	for len(bits) >= 8 {
+		if binary.LittleEndian.Uint64(bits) != 0 {
+			return true
+		}
+		bits = bits[8:]
+	}
+	return false
+}
+
+func bitSet(bits []byte, j int32) bool { return bits[j>>3]&(1<<(j&7)) != 0 }
+
+// decodeElements decodes the elements of a level of arrays (spans, already
+// counted into offs) as one column of total entries. For map keys, which
+// Arrow requires to be non-null, a set null bit is an error.
+func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []int32, total int, keys bool) (arrow.ArrayData, error) {
+	if keys {
+		if err := st.checkNoNulls(e, arrays, offs); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case e.Kind == arrowvec.KindNull:
+		return arrowvec.NewNullData(total), nil
+	case isInline(e):
+		return st.decodeInlineElements(e, arrays, offs, total)
+	}
+	child := st.sc.push(total)
+	defer st.sc.pop(total)
+	var used int64
+	for k, s := range arrays {
+		if s.isNull() {
+			continue
+		}
+		r := st.rows[s.row]
+		first, c := offs[k], offs[k+1]-offs[k]
+		bits := elementBits(r, s.start, c)
+		words := s.start + 8 + int32(len(bits))
+		for j := int32(0); j < c; j++ {
+			if bitSet(bits, j) {
+				child[first+j] = nullSpan
+				continue
+			}
+			x, err := st.resolveWord(r, s, words+8*j, e.Path, &used)
+			if err != nil {
+				return nil, err
+			}
+			child[first+j] = x
+		}
+	}
+	return st.decodeValue(e, child)
+}
+
+func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int32) error {
+	for k, s := range arrays {
+		if s.isNull() {
+			continue
+		}
+		c := offs[k+1] - offs[k]
+		bits := elementBits(st.rows[s.row], s.start, c)
+		if !anyBitSet(bits) {
+			continue
+		}
+		for j := int32(0); j < c; j++ {
+			if bitSet(bits, j) {
+				return fail(s.row, e.Path, int64(s.start+8+j>>3), rowbridge.ErrLayout, "map key %d is null", j)
+			}
+		}
+	}
+	return nil
+}
+
+// decodeInlineElements fills a fixed-width element column: each array's
+// element region is copied in one piece (the row format and Arrow agree on
+// little-endian values), then null elements, whose bytes may be garbage in
+// Velox output, are zeroed.
+func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, offs []int32, total int) (arrow.ArrayData, error) {
+	var v arrowvec.Validity
+	v.Reset(st.mem, total)
+	if e.Kind == arrowvec.KindBool {
+		buf := arrowvec.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(total))))
+		out := buf.Bytes()
+		for k, s := range arrays {
+			if s.isNull() {
+				continue
+			}
+			r := st.rows[s.row]
+			first, c := offs[k], offs[k+1]-offs[k]
+			bits := elementBits(r, s.start, c)
+			vals := r[s.start+8+int32(len(bits)):][:c]
+			for j, b := range vals {
+				i := first + int32(j)
+				switch {
+				case bitSet(bits, int32(j)):
+					v.SetNull(int(i))
+				case b != 0:
+					out[i>>3] |= 1 << (i & 7)
+				}
+			}
+		}
+		validity, nulls := v.Finish()
+		return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+	}
+	if e.Kind == arrowvec.KindDecimal {
+		return st.decodeShortDecimalElements(e, arrays, offs, total, &v)
+	}
+	w := int32(e.Kind.ValueWidth())
+	buf := arrowvec.NewBuffer(st.mem, total*int(w))
+	out := buf.Bytes()
+	for k, s := range arrays {
+		if s.isNull() {
+			continue
+		}
+		r := st.rows[s.row]
+		first, c := offs[k], offs[k+1]-offs[k]
+		bits := elementBits(r, s.start, c)
+		at := s.start + 8 + int32(len(bits))
+		dst := out[first*w : (first+c)*w]
+		copy(dst, r[at:at+c*w])
+		if !anyBitSet(bits) {
+			continue
+		}
+		for j := int32(0); j < c; j++ {
+			if bitSet(bits, j) {
+				clear(dst[j*w : (j+1)*w])
+				v.SetNull(int(first + j))
+			}
+		}
+	}
+	validity, nulls := v.Finish()
+	return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+}
+
+// decodeShortDecimalElements widens int64 elements to decimal128.
+func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []span, offs []int32, total int, v *arrowvec.Validity) (arrow.ArrayData, error) {
+	buf := arrowvec.NewBuffer(st.mem, 16*total)
+	out := view[uint64](buf.Bytes())
+	for k, s := range arrays {
+		if s.isNull() {
+			continue
+		}
+		r := st.rows[s.row]
+		first, c := offs[k], offs[k+1]-offs[k]
+		bits := elementBits(r, s.start, c)
+		at := s.start + 8 + int32(len(bits))
+		for j := int32(0); j < c; j++ {
+			i := first + j
+			if bitSet(bits, j) {
+				out[2*i], out[2*i+1] = 0, 0
+				v.SetNull(int(i))
+				continue
+			}
+			p := at + 8*j
+			x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
+			if !fitsShort(x, e.Precision) {
+				buf.Release()
+				v.Release()
+				return nil, fail(s.row, e.Path, int64(p), rowbridge.ErrDecimal,
+					"unscaled value %d exceeds precision %d", x, e.Precision)
+			}
+			out[2*i], out[2*i+1] = uint64(x), uint64(x>>63)
+		}
+	}
+	validity, nulls := v.Finish()
+	return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+}

@@ -1,0 +1,192 @@
+package unsaferow
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Decoder turns batches of UnsafeRow bytes into Arrow record batches. It
+// reads what Spark and Velox write alike (spec §1.11). A Decoder is safe for
+// concurrent use: every call takes its scratch space from a pool.
+type Decoder struct {
+	plan *arrowvec.Plan
+	mem  memory.Allocator
+	pool sync.Pool // *scratch
+}
+
+// NewDecoder prepares a Decoder for rows of the given schema. It fails with
+// rowbridge.ErrUnsupportedType for types UnsafeRow cannot carry.
+func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
+	plan, err := arrowvec.NewPlan(schema)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkMapKeys(plan.Fields); err != nil {
+		return nil, err
+	}
+	cfg := newConfig(opts)
+	d := &Decoder{plan: plan, mem: cfg.mem}
+	d.pool.New = func() any { return new(scratch) }
+	return d, nil
+}
+
+// Schema is the schema of the batches Decode returns.
+func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
+
+// Decode converts rows (one UnsafeRow per slice) into one record batch with
+// a row per input row. The batch does not alias the input.
+//
+// The batch is built column by column: every level first settles validity
+// from its parent and its null bits, then sizes each buffer from counts and
+// sizes already checked against the bytes present, allocates it once, and
+// fills it. Bad bytes yield a *rowbridge.DecodeError naming the row, the
+// field path and the byte offset (within the row) of the word, count or
+// value at fault; row-level problems carry an empty field path.
+func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
+	sc := d.pool.Get().(*scratch)
+	defer d.pool.Put(sc)
+	sc.reset()
+	st := decodeState{rows: rows, mem: d.mem, sc: sc}
+
+	if int64(len(rows)) > math.MaxInt32 {
+		return nil, rowError(0, -1, fmt.Errorf("%w: %d rows in one batch", rowbridge.ErrCount, len(rows)))
+	}
+	nfields := len(d.plan.Fields)
+	fixed := structHeaderBytes(nfields)
+	spans := sc.push(len(rows))
+	defer sc.pop(len(rows))
+	for k, r := range rows {
+		switch {
+		case len(r) < fixed:
+			return nil, rowError(k, len(r), fmt.Errorf("%w: row of %d bytes, fixed region needs %d", rowbridge.ErrTruncated, len(r), fixed))
+		case len(r)%8 != 0:
+			return nil, rowError(k, len(r), fmt.Errorf("%w: row of %d bytes is not a multiple of 8", rowbridge.ErrLayout, len(r)))
+		case len(r) > math.MaxInt32:
+			return nil, rowError(k, len(r), fmt.Errorf("%w: row of %d bytes exceeds 2^31-1", rowbridge.ErrLayout, len(r)))
+		}
+		st.budget += int64(len(r))
+		spans[k] = span{row: int32(k), start: 0, end: int32(len(r))}
+	}
+
+	cols := make([]arrow.ArrayData, nfields)
+	if err := st.decodeFields(d.plan.Fields, spans, cols); err != nil {
+		return nil, err
+	}
+	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
+}
+
+// span locates one value in the input: bytes [start, end) of rows[row]. The
+// region has been checked against its enclosing region. A null value has
+// start < 0 and is never read.
+type span struct{ row, start, end int32 }
+
+var nullSpan = span{row: -1, start: -1, end: -1}
+
+func (s span) isNull() bool { return s.start < 0 }
+
+// scratch is the per-call working memory, reused across calls through the
+// Decoder's pool. It holds no pointers into the input, only positions.
+type scratch struct {
+	spans []span
+	top   int
+}
+
+func (sc *scratch) reset() { sc.top = 0 }
+
+// push hands out n spans on a stack; levels are decoded depth first, so
+// their span lists are released in reverse order of allocation with pop.
+// n is never larger than a count already checked against the input.
+func (sc *scratch) push(n int) []span {
+	if sc.top+n > len(sc.spans) {
+		// Slices handed out earlier keep the old array; only new pushes
+		// land in the bigger one, which the next call reuses.
+		sc.spans = make([]span, max(2*len(sc.spans), sc.top+n, 64))
+	}
+	s := sc.spans[sc.top : sc.top+n : sc.top+n]
+	sc.top += n
+	return s
+}
+
+func (sc *scratch) pop(n int) { sc.top -= n }
+
+// decodeState is what one Decode call works with.
+type decodeState struct {
+	rows [][]byte
+	mem  memory.Allocator
+	sc   *scratch
+	// budget is the total input size. In well-formed rows the values of one
+	// level never share bytes, so the sizes of one level's values add up to
+	// at most this; more means overlapping regions, which would let a small
+	// input announce an enormous output.
+	budget int64
+}
+
+// rowError is a failure that belongs to the row as a whole.
+func rowError(row, offset int, err error) *rowbridge.DecodeError {
+	return &rowbridge.DecodeError{Row: row, Offset: offset, Err: err}
+}
+
+// fail reports a failure at byte offset of the given row in the value at path.
+func fail(row int32, path string, offset int64, sentinel error, format string, args ...any) *rowbridge.DecodeError {
+	return &rowbridge.DecodeError{Row: int(row), Field: path, Offset: int(offset),
+		Err: fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...)}
+}
+
+// decodeValue decodes the variable-length values located by spans (one per
+// output entry) as the node's type.
+func (st *decodeState) decodeValue(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+	switch n.Kind {
+	case arrowvec.KindString, arrowvec.KindBinary:
+		return st.decodeBinary(n, spans)
+	case arrowvec.KindDecimal:
+		return st.decodeLongDecimal(n, spans)
+	case arrowvec.KindStruct:
+		return st.decodeStruct(n, spans)
+	case arrowvec.KindList:
+		return st.decodeList(n, spans)
+	case arrowvec.KindMap:
+		return st.decodeMap(n, spans)
+	}
+	return nil, fmt.Errorf("unsaferow: %s is not a variable-length kind", n.Kind)
+}
+
+// isInline reports whether the node's value lives in its 8-byte slot (or
+// array element) rather than behind an offset/size word.
+func isInline(n *arrowvec.Node) bool {
+	return n.Kind.IsPrimitive() && !n.IsLongDecimal()
+}
+
+// nwords is the number of 64-bit null words for n entries.
+func nwords(n int64) int64 { return (n + 63) >> 6 }
+
+// structHeaderBytes is the null bitset plus one slot per field.
+func structHeaderBytes(nfields int) int { return 8*int(nwords(int64(nfields))) + 8*nfields }
+
+// checkMapKeys rejects maps whose keys can only be null (Arrow map keys
+// are never null).
+func checkMapKeys(nodes []*arrowvec.Node) error {
+	for _, n := range nodes {
+		if n.Kind == arrowvec.KindMap && n.Children[0].Kind == arrowvec.KindNull {
+			return fmt.Errorf("field %s: %w: map keys of the null type", n.Path, rowbridge.ErrUnsupportedType)
+		}
+		if err := checkMapKeys(n.Children); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func releaseAll(ds []arrow.ArrayData) {
+	for i, c := range ds {
+		if c != nil {
+			c.Release()
+			ds[i] = nil
+		}
+	}
+}
