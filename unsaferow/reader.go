@@ -1,0 +1,58 @@
+package unsaferow
+
+import (
+	"io"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
+)
+
+// Reader reads a framed UnsafeRow stream as record batches of at most
+// WithBatchRows rows. It satisfies array.RecordReader. Memory stays
+// bounded by one batch, whatever the length of the stream.
+type Reader struct{ r *rowstream.Reader }
+
+var _ array.RecordReader = (*Reader)(nil)
+
+// NewReader returns a Reader of r's rows of schema, framed as WithFraming
+// says (compressed Velox row groups use WithCodec; the stream does not
+// record it). Decode errors give the row's index within the whole stream.
+func NewReader(r io.Reader, schema *arrow.Schema, opts ...Option) (*Reader, error) {
+	cfg := newConfig(opts)
+	dec, err := NewDecoder(schema, opts...)
+	if err != nil {
+		return nil, err
+	}
+	rs, err := rowstream.NewReader(r, schema, dec, cfg.framing, cfg.codec, cfg.batchRows)
+	if err != nil {
+		return nil, err
+	}
+	return &Reader{r: rs}, nil
+}
+
+// Schema is the schema of every batch.
+func (r *Reader) Schema() *arrow.Schema { return r.r.Schema() }
+
+// Next reads the next batch, releasing the previous one. It returns false
+// at the end of the stream or on an error; see Err.
+func (r *Reader) Next() bool { return r.r.Next() }
+
+// RecordBatch is the batch read by the last Next. It is valid until the
+// next call to Next or Release; Retain it to keep it longer.
+func (r *Reader) RecordBatch() arrow.RecordBatch { return r.r.RecordBatch() }
+
+// Record is RecordBatch.
+//
+// Deprecated: use RecordBatch.
+func (r *Reader) Record() arrow.RecordBatch { return r.r.RecordBatch() }
+
+// Err is the error that stopped Next: a *rowbridge.DecodeError for a bad
+// row, a *framing.Error for a bad or truncated stream, nil at a clean end.
+func (r *Reader) Err() error { return r.r.Err() }
+
+// Retain adds a reference to the Reader.
+func (r *Reader) Retain() { r.r.Retain() }
+
+// Release drops a reference; the last one frees the current batch.
+func (r *Reader) Release() { r.r.Release() }
