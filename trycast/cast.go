@@ -2,6 +2,7 @@ package trycast
 
 import (
 	"fmt"
+	"math"
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -72,6 +73,10 @@ func CastWithFailures(mem memory.Allocator, arr arrow.Array, to arrow.DataType, 
 // CanCast reports whether Cast supports converting from to to.
 func CanCast(from, to arrow.DataType) bool { return checkPair(from, to) == nil }
 
+// CheckCast is CanCast as the error Cast would return (wrapping
+// arrow.ErrNotImplemented), or nil.
+func CheckCast(from, to arrow.DataType) error { return checkPair(from, to) }
+
 // RaisesOnFailure reports whether the dialect's plain CAST raises an error
 // for a value that does not convert (Presto, Spark ANSI) rather than
 // yielding null (Spark legacy).
@@ -129,11 +134,50 @@ func (c *caster) cast(in arrow.ArrayData, to arrow.DataType, wantFails bool) (ar
 		return sameType(in, to), nil, 0
 	}
 	out := flatKernel(from, to)(c, in, to)
-	nfail := out.NullN() - in.NullN()
+	nfail := out.NullN() - nullCount(in)
 	if !wantFails || nfail == 0 {
 		return out, nil, nfail
 	}
-	return out, failedRows(in, out), nfail
+	fails := failedRows(in, out)
+	if quiet := quietNulls(from, to, c.d); quiet != nil {
+		if nfail = quiet(in, fails); nfail == 0 {
+			fails = nil
+		}
+	}
+	return out, fails, nfail
+}
+
+// quietNulls returns, for a pair where some null results are not failures,
+// the function that clears those rows from fails and counts the rest. Spark
+// casts a NaN or infinite double to a NULL decimal even under ANSI, where
+// other bad values raise.
+func quietNulls(from, to arrow.DataType, d Dialect) func(in arrow.ArrayData, fails []byte) int {
+	if d == Presto || to.ID() != arrow.DECIMAL128 {
+		return nil
+	}
+	switch from.ID() {
+	case arrow.FLOAT32:
+		return clearNonFinite[float32]
+	case arrow.FLOAT64:
+		return clearNonFinite[float64]
+	}
+	return nil
+}
+
+func clearNonFinite[F float32 | float64](in arrow.ArrayData, fails []byte) int {
+	vals := fixedValues[F](in)
+	count := 0
+	for i, v := range vals {
+		if !bitutil.BitIsSet(fails, i) {
+			continue
+		}
+		if f := float64(v); math.IsNaN(f) || math.IsInf(f, 0) {
+			bitutil.ClearBit(fails, i)
+			continue
+		}
+		count++
+	}
+	return count
 }
 
 // sameType returns in relabelled as to, at offset 0 only when it already
@@ -160,9 +204,22 @@ func failedRows(in, out arrow.ArrayData) []byte {
 	return fails
 }
 
+// nullCount is in's null count, counted when unknown (a slice's is until
+// an Array computes it).
+func nullCount(in arrow.ArrayData) int {
+	if n := in.NullN(); n >= 0 {
+		return n
+	}
+	b := in.Buffers()[0]
+	if b == nil {
+		return 0
+	}
+	return in.Len() - bitutil.CountSetBits(b.Bytes(), in.Offset(), in.Len())
+}
+
 // validity returns the validity bitmap of in, or nil when it has no nulls.
 func validity(in arrow.ArrayData) []byte {
-	if in.NullN() == 0 {
+	if nullCount(in) == 0 {
 		return nil
 	}
 	if b := in.Buffers()[0]; b != nil {

@@ -1,7 +1,7 @@
 package trycast
 
 import (
-	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -129,43 +129,42 @@ func fromFloats[S float32 | float64](to arrow.DataType) kernel {
 	if !numericTarget(to) {
 		return nil
 	}
+	// A real source has its own rules for integer bounds and decimal digits.
+	real := unsafe.Sizeof(S(0)) == 4
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 		d := c.d
 		if w := intWidth(to); w != 0 {
+			if real {
+				return intTarget(c, in, to, func(v S) (int64, bool) { return Float32ToInt(float32(v), w, d) })
+			}
 			return intTarget(c, in, to, func(v S) (int64, bool) { return FloatToInt(float64(v), w, d) })
 		}
 		switch to.ID() {
 		case arrow.FLOAT32:
-			return mapFixed(c, in, to, func(v S) (float32, bool) { return narrowFloat(float64(v), d) })
+			return mapFixed(c, in, to, func(v S) (float32, bool) { return DoubleToReal(float64(v), d) })
 		case arrow.FLOAT64:
 			return mapFixed(c, in, to, func(v S) (float64, bool) { return float64(v), true })
 		case arrow.BOOL:
-			// NaN != 0, so NaN is true, as in Presto and Spark.
-			return mapFixedToBool(c, in, to, func(v S) bool { return v != 0 })
+			return mapFixedToBool(c, in, to, func(v S) bool { return FloatToBool(float64(v), d) })
 		case arrow.DECIMAL128:
 			dt := to.(*arrow.Decimal128Type)
+			if real {
+				return mapFixed(c, in, to, func(v S) (decimal128.Num, bool) {
+					return Float32ToDecimal(float32(v), dt.Precision, dt.Scale, d)
+				})
+			}
 			return mapFixed(c, in, to, func(v S) (decimal128.Num, bool) {
 				return FloatToDecimal(float64(v), dt.Precision, dt.Scale, d)
 			})
 		}
 		bits := 64
-		if _, ok := any(S(0)).(float32); ok {
+		if real {
 			bits = 32
 		}
 		return formatFixed(c, in, to, maxFloatText, func(dst []byte, v S) ([]byte, bool) {
 			return AppendFloat(dst, float64(v), bits, d), true
 		})
 	}
-}
-
-// narrowFloat converts double to real: Velox's Presto cast fails when a
-// finite value overflows, Spark yields the infinity.
-func narrowFloat(v float64, d Dialect) (float32, bool) {
-	r := float32(v)
-	if d == Presto && math.IsInf(float64(r), 0) && !math.IsInf(v, 0) {
-		return 0, false
-	}
-	return r, true
 }
 
 func fromBools(to arrow.DataType) kernel {
