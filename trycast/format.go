@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
@@ -46,6 +47,16 @@ func AppendFloat(dst []byte, v float64, bits int, d Dialect) []byte {
 	// Shortest round-trip digits in 'e' form: [-]d[.ddd]e±xx.
 	var buf [32]byte
 	e := strconv.AppendFloat(buf[:0], v, 'e', -1, bitSize(bits))
+	if len(e) <= len("-1e-324") && isSubnormal(v, bits) {
+		// Java picks, among one- and two-digit decimals that round to v,
+		// the closest one (4.9E-324, not 5.0E-324). For normal numbers a
+		// different two-digit decimal never rounds to v.
+		var alt [32]byte
+		a := strconv.AppendFloat(alt[:0], v, 'e', 1, bitSize(bits))
+		if f, err := strconv.ParseFloat(unsafe.String(&a[0], len(a)), bitSize(bits)); err == nil && f == v {
+			e = append(buf[:0], a...)
+		}
+	}
 	i := 0
 	if e[0] == '-' {
 		dst = append(dst, '-')
@@ -96,6 +107,14 @@ func AppendFloat(dst []byte, v float64, bits int, d Dialect) []byte {
 	}
 	dst = append(dst, 'E')
 	return strconv.AppendInt(dst, int64(exp), 10)
+}
+
+func isSubnormal(v float64, bits int) bool {
+	a := math.Abs(v)
+	if bits == 32 {
+		return a < 0x1p-126
+	}
+	return a < 0x1p-1022
 }
 
 // AppendDecimal appends the unscaled value v with scale digits after the
