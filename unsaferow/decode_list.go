@@ -37,22 +37,30 @@ func arrayHeader(count int64) int64 { return 8 + 8*nwords(count) }
 
 // arrayCount reads the element count of the array at s and checks that its
 // header and element region fit in the array's bytes (so no count is ever
-// trusted beyond the bytes present).
-func (st *decodeState) arrayCount(s span, width int64, path string) (int64, error) {
+// trusted beyond the bytes present). On failure arrayCountError says why.
+func (st *decodeState) arrayCount(s span, width int64) (int64, bool) {
+	if s.end-s.start < 8 {
+		return 0, false
+	}
+	c := int64(binary.LittleEndian.Uint64(st.rows[s.row][s.start : s.start+8]))
+	if uint64(c) > math.MaxInt32 || arrayHeader(c)+c*width > int64(s.end-s.start) {
+		return 0, false
+	}
+	return c, true
+}
+
+func (st *decodeState) arrayCountError(s span, width int64, path string) error {
 	size := int64(s.end - s.start)
 	if size < 8 {
-		return 0, fail(s.row, path, int64(s.start), rowbridge.ErrTruncated,
+		return fail(s.row, path, int64(s.start), rowbridge.ErrTruncated,
 			"array of %d bytes has no element count", size)
 	}
 	c := int64(binary.LittleEndian.Uint64(st.rows[s.row][s.start : s.start+8]))
 	if c < 0 || c > math.MaxInt32 {
-		return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount, "element count %d", c)
+		return fail(s.row, path, int64(s.start), rowbridge.ErrCount, "element count %d", c)
 	}
-	if arrayHeader(c)+c*width > size {
-		return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
-			"%d elements of %d bytes do not fit in a %d-byte array", c, width, size)
-	}
-	return c, nil
+	return fail(s.row, path, int64(s.start), rowbridge.ErrCount,
+		"%d elements of %d bytes do not fit in a %d-byte array", c, width, size)
 }
 
 // countArrays is the first pass over a level of arrays: it marks null
@@ -66,9 +74,9 @@ func (st *decodeState) countArrays(spans []span, width int64, path string, offs 
 			offs[k+1] = int32(total)
 			continue
 		}
-		c, err := st.arrayCount(s, width, path)
-		if err != nil {
-			return 0, err
+		c, ok := st.arrayCount(s, width)
+		if !ok {
+			return 0, st.arrayCountError(s, width, path)
 		}
 		total += c
 		if total > math.MaxInt32 {
@@ -143,20 +151,24 @@ func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []in
 		if s.isNull() {
 			continue
 		}
-		r := st.rows[s.row]
 		first, c := offs[k], offs[k+1]-offs[k]
+		if c == 0 {
+			continue
+		}
+		r := st.rows[s.row]
 		bits := elementBits(r, s.start, c)
 		words := s.start + 8 + int32(len(bits))
-		for j := int32(0); j < c; j++ {
-			if bitSet(bits, j) {
-				child[first+j] = nullSpan
+		dst := child[first : first+c]
+		for j := range dst {
+			if bitSet(bits, int32(j)) {
+				dst[j] = nullSpan
 				continue
 			}
-			x, err := st.resolveWord(r, s, words+8*j, e.Path, &used)
-			if err != nil {
-				return nil, err
+			x, ok := st.resolveWord(r, s, words+8*int32(j), &used)
+			if !ok {
+				return nil, st.wordError(r, s, words+8*int32(j), e.Path, used)
 			}
-			child[first+j] = x
+			dst[j] = x
 		}
 	}
 	return st.decodeValue(e, child)
@@ -222,12 +234,23 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 		if s.isNull() {
 			continue
 		}
-		r := st.rows[s.row]
 		first, c := offs[k], offs[k+1]-offs[k]
+		if c == 0 {
+			continue
+		}
+		r := st.rows[s.row]
 		bits := elementBits(r, s.start, c)
 		at := s.start + 8 + int32(len(bits))
 		dst := out[first*w : (first+c)*w]
-		copy(dst, r[at:at+c*w])
+		src := r[at : at+c*w]
+		if len(src) <= 64 && w == 8 {
+			// A call to memmove costs more than a few word copies.
+			for i := 0; i+8 <= len(src); i += 8 {
+				binary.LittleEndian.PutUint64(dst[i:i+8], binary.LittleEndian.Uint64(src[i:i+8]))
+			}
+		} else {
+			copy(dst, src)
+		}
 		if !anyBitSet(bits) {
 			continue
 		}

@@ -71,9 +71,9 @@ func (st *decodeState) checkValueCounts(n, vn *arrowvec.Node, valArrays []span, 
 		if s.isNull() {
 			continue
 		}
-		c, err := st.arrayCount(s, elemWidth(vn), vn.Path)
-		if err != nil {
-			return err
+		c, ok := st.arrayCount(s, elemWidth(vn))
+		if !ok {
+			return st.arrayCountError(s, elemWidth(vn), vn.Path)
 		}
 		if keys := int64(offs[k+1] - offs[k]); c != keys {
 			return fail(s.row, n.Path, int64(s.start), rowbridge.ErrCount,

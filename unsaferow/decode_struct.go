@@ -83,9 +83,9 @@ func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldS
 			continue
 		}
 		at := s.start + fs.slot
-		c, err := st.resolveWord(r, s, at, f.Path, &used)
-		if err != nil {
-			return nil, err
+		c, ok := st.resolveWord(r, s, at, &used)
+		if !ok {
+			return nil, st.wordError(r, s, at, f.Path, used)
 		}
 		child[k] = c
 	}
@@ -95,19 +95,26 @@ func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldS
 // resolveWord reads the offset/size word at byte at of row r, whose offset
 // is relative to the owner s (a struct or an array), and checks the value
 // lies inside the owner. used sums the sizes of a level against the budget.
-func (st *decodeState) resolveWord(r []byte, s span, at int32, path string, used *int64) (span, error) {
+// On failure wordError says why.
+func (st *decodeState) resolveWord(r []byte, s span, at int32, used *int64) (span, bool) {
+	w := binary.LittleEndian.Uint64(r[at : at+8])
+	size := int64(uint32(w))
+	start := int64(s.start) + int64(w>>32)
+	end := start + size
+	*used += size
+	if end > int64(s.end) || *used > st.budget {
+		return span{}, false
+	}
+	return span{row: s.row, start: int32(start), end: int32(end)}, true
+}
+
+func (st *decodeState) wordError(r []byte, s span, at int32, path string, used int64) error {
 	w := binary.LittleEndian.Uint64(r[at : at+8])
 	size, off := int64(uint32(w)), int64(w>>32)
-	start := int64(s.start) + off
-	end := start + size
-	if end > int64(s.end) {
-		return span{}, fail(s.row, path, int64(at), rowbridge.ErrOutOfBounds,
+	if int64(s.start)+off+size > int64(s.end) {
+		return fail(s.row, path, int64(at), rowbridge.ErrOutOfBounds,
 			"value at +%d of %d bytes ends past its %d-byte owner", off, size, s.end-s.start)
 	}
-	*used += size
-	if *used > st.budget {
-		return span{}, fail(s.row, path, int64(at), rowbridge.ErrLayout,
-			"values overlap: %d bytes announced by %d bytes of input", *used, st.budget)
-	}
-	return span{row: s.row, start: int32(start), end: int32(end)}, nil
+	return fail(s.row, path, int64(at), rowbridge.ErrLayout,
+		"values overlap: %d bytes announced by %d bytes of input", used, st.budget)
 }
