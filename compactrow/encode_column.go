@@ -26,7 +26,8 @@ type source struct {
 func newSource(node *arrowvec.Node, d arrow.ArrayData, parentOff int) *source {
 	s := &source{node: node, width: fixedWidth(node), off: parentOff + d.Offset()}
 	bufs := d.Buffers()
-	if len(bufs) > 0 && bufs[0] != nil && d.NullN() > 0 {
+	// A slice's null count may be unknown (-1): only a known 0 skips the bitmap.
+	if len(bufs) > 0 && bufs[0] != nil && d.NullN() != 0 {
 		s.valid = bufs[0].Bytes()
 	}
 	switch node.Kind {
