@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/ddl"
+)
+
+func init() {
+	register(&command{
+		name:    "decode",
+		summary: "decode an UnsafeRow or CompactRow stream into Arrow IPC or JSON lines",
+		usage:   "--format unsaferow|compactrow --schema SCHEMA [--framing spark|velox] [--codec C] [--batch-rows N] [--to arrow-stream|arrow-file|jsonl] [-o OUT] [IN]",
+		flags:   decodeFlags,
+	})
+}
+
+// Output kinds of decode.
+const (
+	toArrowStream = "arrow-stream"
+	toArrowFile   = "arrow-file"
+	toJSONL       = "jsonl"
+)
+
+func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
+	var (
+		stream    streamFlags
+		schema    string
+		batchRows int
+		to, out   string
+	)
+	stream.declare(fs)
+	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE to read it from a file (required)")
+	fs.IntVar(&batchRows, "batch-rows", 4096, "most rows per Arrow record batch")
+	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file or jsonl")
+	fs.StringVar(&out, "o", "", "output file (default stdout)")
+	return func(e *env, args []string) error {
+		layout, err := stream.resolve()
+		if err != nil {
+			return err
+		}
+		if batchRows < 1 {
+			return usagef("--batch-rows %d: want at least 1", batchRows)
+		}
+		sink, err := newSink(to)
+		if err != nil {
+			return err
+		}
+		sc, err := loadSchema(schema)
+		if err != nil {
+			return err
+		}
+		in, closeIn, err := openInput(e, args)
+		if err != nil {
+			return err
+		}
+		defer closeIn()
+		o, err := createOutput(e, out)
+		if err != nil {
+			return err
+		}
+		return o.finish(decode(layout, in, sc, batchRows, sink, o))
+	}
+}
+
+// loadSchema parses --schema, reading it from a file for @FILE.
+func loadSchema(s string) (*arrow.Schema, error) {
+	if s == "" {
+		return nil, usagef("--schema is required (for example --schema 'id BIGINT, name STRING')")
+	}
+	if path, ok := strings.CutPrefix(s, "@"); ok {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, wrapf(err, "--schema")
+		}
+		s = string(b)
+	}
+	sc, err := ddl.Parse(s)
+	if err != nil {
+		var se *ddl.SyntaxError
+		if errors.As(err, &se) {
+			return nil, usagef("--schema: %v", err)
+		}
+		return nil, wrapf(err, "--schema")
+	}
+	return sc, nil
+}
+
+func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, sink sink, out io.Writer) error {
+	mem := memory.DefaultAllocator
+	rr, err := newRowReader(l, in, schema, batchRows, mem)
+	if err != nil {
+		return err
+	}
+	defer rr.Release()
+	w, err := sink(out, schema, mem)
+	if err != nil {
+		return err
+	}
+	for rr.Next() {
+		if err := w.Write(rr.RecordBatch()); err != nil {
+			return err
+		}
+	}
+	if err := rr.Err(); err != nil {
+		return err
+	}
+	return w.Close()
+}
+
+// sink opens a writer of record batches of one kind.
+type sink func(w io.Writer, schema *arrow.Schema, mem memory.Allocator) (batchWriter, error)
+
+type batchWriter interface {
+	Write(rec arrow.RecordBatch) error
+	Close() error
+}
+
+func newSink(to string) (sink, error) {
+	switch strings.ToLower(to) {
+	case toArrowStream:
+		return func(w io.Writer, s *arrow.Schema, mem memory.Allocator) (batchWriter, error) {
+			return ipc.NewWriter(w, ipc.WithSchema(s), ipc.WithAllocator(mem)), nil
+		}, nil
+	case toArrowFile:
+		return func(w io.Writer, s *arrow.Schema, mem memory.Allocator) (batchWriter, error) {
+			return ipc.NewFileWriter(w, ipc.WithSchema(s), ipc.WithAllocator(mem))
+		}, nil
+	case toJSONL:
+		return func(w io.Writer, s *arrow.Schema, _ memory.Allocator) (batchWriter, error) {
+			return &jsonlWriter{w: w}, nil
+		}, nil
+	}
+	return nil, usagef("unknown --to %q (want arrow-stream, arrow-file or jsonl)", to)
+}
+
+// jsonlWriter writes one JSON object per row.
+type jsonlWriter struct {
+	w   io.Writer
+	buf []byte
+}
+
+func (j *jsonlWriter) Write(rec arrow.RecordBatch) error {
+	for i := range int(rec.NumRows()) {
+		j.buf = appendRowJSON(j.buf[:0], rec, i)
+		j.buf = append(j.buf, '\n')
+		if _, err := j.w.Write(j.buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (j *jsonlWriter) Close() error { return nil }

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"io"
+	"os"
+)
+
+// openInput opens the single optional input argument; none or "-" is stdin.
+func openInput(e *env, args []string) (io.Reader, func(), error) {
+	switch {
+	case len(args) > 1:
+		return nil, nil, usagef("too many arguments: %q (want at most one input file)", args)
+	case len(args) == 0 || args[0] == "-":
+		return e.stdin, func() {}, nil
+	}
+	f, err := os.Open(args[0])
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close() }, nil
+}
+
+// output is a buffered destination: stdout, or a file that is removed
+// again if the command fails.
+type output struct {
+	*bufio.Writer
+	file *os.File
+}
+
+func createOutput(e *env, path string) (*output, error) {
+	if path == "" || path == "-" {
+		return &output{Writer: bufio.NewWriterSize(e.stdout, 64<<10)}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	return &output{Writer: bufio.NewWriterSize(f, 64<<10), file: f}, nil
+}
+
+// finish flushes and closes the output; after a failure (err != nil) a
+// partly written file is removed. It returns the first error.
+func (o *output) finish(err error) error {
+	if err == nil {
+		err = o.Flush()
+	}
+	if o.file != nil {
+		if cerr := o.file.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			err = errors.Join(err, removeQuiet(o.file.Name()))
+		}
+	}
+	return err
+}
+
+func removeQuiet(path string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,200 @@
+// Command rowbridge converts Spark UnsafeRow and Velox CompactRow streams
+// to and from Apache Arrow.
+//
+//	rowbridge decode --format unsaferow --schema 'id BIGINT, name STRING' rows.bin > rows.arrow
+//	rowbridge encode --format compactrow --framing velox --codec zstd rows.arrow > rows.bin
+//	rowbridge demo
+//
+// Run 'rowbridge help' for the commands and 'rowbridge CMD -h' for a
+// command's flags.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sort"
+	"strings"
+)
+
+// command is one subcommand. Each lives in its own file and adds itself to
+// the table with register from an init function.
+type command struct {
+	name    string
+	summary string // one line for 'rowbridge help'
+	usage   string // argument synopsis after the command name
+	// flags declares the command's flags on fs and returns the function
+	// that runs it with the remaining positional arguments.
+	flags func(fs *flag.FlagSet) func(env *env, args []string) error
+}
+
+var commands = map[string]*command{}
+
+func register(c *command) {
+	if _, dup := commands[c.name]; dup {
+		panic("rowbridge: command registered twice: " + c.name)
+	}
+	commands[c.name] = c
+}
+
+// env is what a command may touch: the standard streams.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// usageError marks a mistake in how the command was called (exit code 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{fmt.Sprintf(format, args...)}
+}
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFailed   = 1
+	exitUsage    = 2
+	exitInternal = 70 // EX_SOFTWARE: a bug, reported instead of a panic trace
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// run runs the command line args (without the program name) and returns
+// the exit code. Errors go to stderr as one line.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "rowbridge: internal error: %v\n", p)
+			if os.Getenv("ROWBRIDGE_TRACE") != "" {
+				stderr.Write(debug.Stack())
+			}
+			code = exitInternal
+		}
+	}()
+	if len(args) == 0 {
+		printHelp(stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if c, ok := commands[args[1]]; ok {
+				printCommandHelp(stdout, c)
+				return exitOK
+			}
+		}
+		printHelp(stdout)
+		return exitOK
+	}
+	c, ok := commands[name]
+	if !ok {
+		fmt.Fprintf(stderr, "rowbridge: unknown command %q (run 'rowbridge help')\n", name)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	exec := c.flags(fs)
+	rest, err := parseFlags(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		printCommandHelp(stdout, c)
+		return exitOK
+	}
+	if err == nil {
+		err = exec(&env{stdin: stdin, stdout: stdout, stderr: stderr}, rest)
+	}
+	if err == nil {
+		return exitOK
+	}
+	msg := oneLine(err.Error())
+	var ue *usageError
+	if errors.As(err, &ue) || isFlagError(err) {
+		fmt.Fprintf(stderr, "rowbridge %s: %s (see 'rowbridge %s -h')\n", c.name, msg, c.name)
+		return exitUsage
+	}
+	fmt.Fprintf(stderr, "rowbridge %s: %s\n", c.name, msg)
+	return exitFailed
+}
+
+// flagError wraps what flag.FlagSet.Parse reports.
+type flagError struct{ err error }
+
+func (e *flagError) Error() string { return e.err.Error() }
+func (e *flagError) Unwrap() error { return e.err }
+
+func isFlagError(err error) bool {
+	var fe *flagError
+	return errors.As(err, &fe)
+}
+
+// parseFlags parses flags wherever they appear among the positional
+// arguments ("decode in.bin -o out.arrow"); "--" ends the flags.
+func parseFlags(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, &flagError{err}
+		}
+		consumed := len(args) - fs.NArg()
+		if consumed > 0 && args[consumed-1] == "--" {
+			return append(rest, fs.Args()...), nil
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
+	}
+}
+
+// oneLine keeps an error message on one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+func printHelp(w io.Writer) {
+	fmt.Fprintln(w, "rowbridge converts Spark UnsafeRow and Velox CompactRow streams to and from Apache Arrow.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Usage: rowbridge COMMAND [flags] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'rowbridge COMMAND -h' for a command's flags.")
+}
+
+func printCommandHelp(w io.Writer, c *command) {
+	fmt.Fprintf(w, "Usage: rowbridge %s %s\n\n%s\n", c.name, c.usage, c.summary)
+	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+	c.flags(fs)
+	if hasFlags(fs) {
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}

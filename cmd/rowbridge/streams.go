@@ -1,0 +1,101 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/compactrow"
+	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/unsaferow"
+)
+
+// The row formats the CLI converts.
+const (
+	formatUnsafeRow  = "unsaferow"
+	formatCompactRow = "compactrow"
+)
+
+// streamFlags are the flags that say how a row stream is laid out.
+type streamFlags struct {
+	format, framing, codec string
+}
+
+func (s *streamFlags) declare(fs *flag.FlagSet) {
+	fs.StringVar(&s.format, "format", "", "row format: unsaferow or compactrow (required)")
+	fs.StringVar(&s.framing, "framing", "spark", "stream framing: spark (size-prefixed rows) or velox (row groups)")
+	fs.StringVar(&s.codec, "codec", "none", "velox row-group codec: none, lz4, zstd, snappy, zlib or gzip")
+}
+
+// streamLayout is a resolved streamFlags.
+type streamLayout struct {
+	format  string
+	framing framing.Framing
+	codec   framing.Codec
+}
+
+func (s *streamFlags) resolve() (streamLayout, error) {
+	var l streamLayout
+	switch strings.ToLower(s.format) {
+	case formatUnsafeRow, formatCompactRow:
+		l.format = strings.ToLower(s.format)
+	case "":
+		return l, usagef("--format is required (unsaferow or compactrow)")
+	default:
+		return l, usagef("unknown --format %q (want unsaferow or compactrow)", s.format)
+	}
+	var err error
+	if l.framing, err = framing.ParseFraming(s.framing); err != nil {
+		return l, usagef("--framing: %v", err)
+	}
+	if l.codec, err = framing.ParseCodec(s.codec); err != nil {
+		return l, usagef("--codec: %v", err)
+	}
+	if l.framing == framing.Spark && l.codec != framing.None {
+		return l, usagef("--codec %v needs --framing velox (the spark framing is never compressed)", l.codec)
+	}
+	return l, nil
+}
+
+// newRowReader returns the format's stream reader.
+func newRowReader(l streamLayout, r io.Reader, schema *arrow.Schema, batchRows int, mem memory.Allocator) (array.RecordReader, error) {
+	if l.format == formatUnsafeRow {
+		return unsaferow.NewReader(r, schema, unsaferow.WithAllocator(mem), unsaferow.WithFraming(l.framing),
+			unsaferow.WithCodec(l.codec), unsaferow.WithBatchRows(batchRows))
+	}
+	return compactrow.NewReader(r, schema, compactrow.WithAllocator(mem), compactrow.WithFraming(l.framing),
+		compactrow.WithCodec(l.codec), compactrow.WithBatchRows(batchRows))
+}
+
+// rowWriter is what unsaferow.Writer and compactrow.Writer share.
+type rowWriter interface {
+	Write(rec arrow.RecordBatch) error
+	Close() error
+}
+
+// newRowWriter returns the format's stream writer; flavor applies to
+// UnsafeRow only.
+func newRowWriter(l streamLayout, w io.Writer, schema *arrow.Schema, flavor unsaferow.Flavor, mem memory.Allocator) (rowWriter, error) {
+	if l.format == formatUnsafeRow {
+		return unsaferow.NewWriter(w, schema, unsaferow.WithAllocator(mem), unsaferow.WithFraming(l.framing),
+			unsaferow.WithCodec(l.codec), unsaferow.WithFlavor(flavor))
+	}
+	return compactrow.NewWriter(w, schema, compactrow.WithAllocator(mem), compactrow.WithFraming(l.framing),
+		compactrow.WithCodec(l.codec))
+}
+
+// flagSet reports whether the flag name was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
+// wrapf prefixes an error with what was being done.
+func wrapf(err error, format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), err)
+}
