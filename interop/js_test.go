@@ -26,7 +26,7 @@ type rowCase struct {
 	jsCase
 	codec   string
 	schema  *arrow.Schema
-	rows    rowbridge.Rows     // the codec's bytes, which Go decoded
+	rows    rowbridge.Rows    // the codec's bytes, which Go decoded
 	decoded arrow.RecordBatch // what rowbridge handed to JS
 }
 
