@@ -35,13 +35,16 @@ func ParseInt(s []byte, bits int, d Dialect) (int64, bool) {
 		limit++
 	}
 	var mag uint64
+	cut := limit / 10 // above this, 10*mag exceeds limit
 	start := i
 	for ; i < len(s); i++ {
 		c := s[i] - '0'
 		if c > 9 {
 			break
 		}
-		// 10*mag+c cannot overflow uint64 while mag <= limit/10+1 <= 2^63/10+1.
+		if mag > cut {
+			return 0, false
+		}
 		mag = mag*10 + uint64(c)
 		if mag > limit {
 			return 0, false
