@@ -503,3 +503,34 @@ func TestNewDecoderRejectsUnsupported(t *testing.T) {
 		}
 	}
 }
+
+// Arrays of every element width, Spark-padded and Velox-unpadded (the slot
+// size of a 3-element int8 array is 8+8+3 = 19 in Velox).
+func TestDecodeArraysOfEveryWidth(t *testing.T) {
+	mem := checkedMem(t)
+	schema := goldenSchema(nullable("i8", listOfElem(arrow.PrimitiveTypes.Int8)),
+		nullable("i16", listOfElem(arrow.PrimitiveTypes.Int16)),
+		nullable("f32", listOfElem(arrow.PrimitiveTypes.Float32)),
+		nullable("f64", listOfElem(arrow.PrimitiveTypes.Float64)),
+		nullable("ts", listOfElem(&arrow.TimestampType{Unit: arrow.Microsecond})))
+	dec := mustDecoder(t, schema, mem)
+	arrays := [][]byte{
+		handArray(1, hI8(-1), hNull, hI8(127)),
+		handArray(2, hI16(-300), hI16(2), hNull),
+		handArray(4, hNull, hF32(1.5), hF32(-2.25)),
+		handArray(8, hF64(math.Pi), hNull, hF64(-0.5)),
+		handArray(8, hI64(-1), hI64(1700000000123456), hNull),
+	}
+	spark := handRow(hVar(arrays[0]), hVar(arrays[1]), hVar(arrays[2]), hVar(arrays[3]), hVar(arrays[4]))
+	velox := append([]byte(nil), spark...)
+	for i, width := range []int{1, 2, 4} { // unpadded sizes in the slots
+		binary.LittleEndian.PutUint32(velox[8+8*i:], uint32(16+3*width))
+	}
+	rec := decodeValid(t, dec, [][]byte{spark, velox})
+	defer rec.Release()
+	row := `{"i8": [-1, null, 127], "i16": [-300, 2, null], "f32": [null, 1.5, -2.25],
+		"f64": [3.141592653589793, null, -0.5], "ts": [-1, 1700000000123456, null]}`
+	want := jsonRecord(t, mem, schema, "["+row+","+row+"]")
+	defer want.Release()
+	assertBatch(t, rec, want)
+}
