@@ -40,6 +40,28 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 		}
 	case !v.f.variable && v.valid == nil && v.f.bulk:
 		writeFixedColumn(v, out, starts[:n], slot)
+	case v.f.kind == arrowvec.KindBool && v.valid == nil:
+		for i, p := range starts[:n] {
+			if v.boolAt(i) {
+				out[p+slot] = 1
+			}
+		}
+	case v.f.kind == arrowvec.KindFloat32 && v.valid == nil: // Spark: NaNs rewritten
+		for i, p := range starts[:n] {
+			b := binary.LittleEndian.Uint32(v.raw[4*i:])
+			if b&0x7fffffff > 0x7f800000 {
+				b = canonicalNaN32
+			}
+			binary.LittleEndian.PutUint32(out[p+slot:], b)
+		}
+	case v.f.kind == arrowvec.KindFloat64 && v.valid == nil:
+		for i, p := range starts[:n] {
+			b := binary.LittleEndian.Uint64(v.raw[8*i:])
+			if b&0x7fffffffffffffff > 0x7ff0000000000000 {
+				b = canonicalNaN64
+			}
+			binary.LittleEndian.PutUint64(out[p+slot:], b)
+		}
 	case !v.f.variable:
 		for i := range n {
 			p := starts[i]

@@ -1,0 +1,5 @@
+//go:build !race
+
+package unsaferow
+
+const encRaceEnabled = false
