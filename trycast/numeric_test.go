@@ -161,7 +161,7 @@ func TestToDecimal(t *testing.T) {
 		{1e39, 38, 0, want{nil, nil, nil}},
 		{math.NaN(), 38, 18, want{nil, nil, nil}},
 		{math.Inf(1), 38, 18, want{nil, nil, nil}},
-		{-0.0, 5, 2, want{"0.00", "0.00", "0.00"}},
+		{math.Copysign(0, -1), 5, 2, want{"0.00", "0.00", "0.00"}},
 	} {
 		for d := Presto; d <= SparkANSI; d++ {
 			if got := decAt(c.s)(FloatToDecimal(c.v, c.p, c.s, d)); got != c.want[d] {

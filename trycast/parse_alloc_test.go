@@ -56,6 +56,14 @@ func TestParsersDoNotAllocate(t *testing.T) {
 	_ = sink
 }
 
+// Package-level sinks keep the compiler from dropping pure calls.
+var (
+	sinkInt   int64
+	sinkFloat float64
+	sinkDec   decimal128.Num
+	sinkOK    bool
+)
+
 // TestConversionsDoNotAllocate covers the numeric conversions and the
 // Append functions (appending into a buffer with room).
 func TestConversionsDoNotAllocate(t *testing.T) {
@@ -67,13 +75,16 @@ func TestConversionsDoNotAllocate(t *testing.T) {
 	buf := make([]byte, 0, 128)
 	for d := Presto; d <= SparkANSI; d++ {
 		for _, f := range []func(){
-			func() { IntToInt(1234, 8, d) },
-			func() { FloatToInt(2.5, 32, d); FloatToInt(1e300, 64, d) },
-			func() { IntToDecimal(99, 4, 2, d); IntToDecimal(99, 3, 2, d) },
-			func() { FloatToDecimal(9.95, 3, 1, d); FloatToDecimal(10000000000000.25, 20, 1, d) },
-			func() { DecimalToInt(dec, 2, 32, d) },
-			func() { DecimalToFloat(dec, 30) },
-			func() { DecimalToDecimal(dec, 2, 5, 0, d) },
+			func() { sinkInt, sinkOK = IntToInt(1234, 8, d) },
+			func() { sinkInt, sinkOK = FloatToInt(2.5, 32, d); sinkInt, sinkOK = FloatToInt(1e300, 64, d) },
+			func() { sinkDec, sinkOK = IntToDecimal(99, 4, 2, d); sinkDec, sinkOK = IntToDecimal(99, 3, 2, d) },
+			func() {
+				sinkDec, sinkOK = FloatToDecimal(9.95, 3, 1, d)
+				sinkDec, sinkOK = FloatToDecimal(10000000000000.25, 20, 1, d)
+			},
+			func() { sinkInt, sinkOK = DecimalToInt(dec, 2, 32, d) },
+			func() { sinkFloat = DecimalToFloat(dec, 30) },
+			func() { sinkDec, sinkOK = DecimalToDecimal(dec, 2, 5, 0, d) },
 			func() { buf = AppendInt(buf[:0], -42, d) },
 			func() { buf = AppendFloat(buf[:0], 1.234e-5, 64, d); buf = AppendFloat(buf[:0], 5e-324, 64, d) },
 			func() { buf = AppendBool(buf[:0], true, d) },
