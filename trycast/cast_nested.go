@@ -89,8 +89,40 @@ func (c *caster) castStruct(in arrow.ArrayData, to *arrow.StructType, wantFails 
 			fails = nil
 		}
 	}
-	bits, nulls := c.rowValidity(in, dropIf(c.nullRows, fails))
+	drop := dropIf(c.nullRows, fails)
+	if drop != nil {
+		// Null the fields too, so that a reader of one field alone does not
+		// see the half of a row that converted.
+		for j, ch := range children {
+			children[j] = c.maskRows(ch, drop)
+		}
+	}
+	bits, nulls := c.rowValidity(in, drop)
 	return arrowvec.NewStructData(to, n, bits, nulls, children), keepIf(wantFails, fails), nfail
+}
+
+// maskRows returns d with the rows in drop null as well (and releases d);
+// the bitmap is new, so d's buffers may be shared with the input.
+func (c *caster) maskRows(d arrow.ArrayData, drop []byte) arrow.ArrayData {
+	n, off := d.Len(), d.Offset()
+	buf := arrowvec.NewZeroedBuffer(c.mem, int(bitutil.BytesForBits(int64(off+n))))
+	bits := buf.Bytes()
+	if valid := validity(d); valid != nil {
+		bitutil.CopyBitmap(valid, off, n, bits, off)
+	} else {
+		bitutil.SetBitsTo(bits, int64(off), int64(n), true)
+	}
+	for i := 0; i < n; i++ {
+		if bitutil.BitIsSet(drop, i) {
+			bitutil.ClearBit(bits, off+i)
+		}
+	}
+	bufs := append([]*memory.Buffer{buf}, d.Buffers()[1:]...)
+	nulls := n - bitutil.CountSetBits(bits, off, n)
+	out := array.NewData(d.DataType(), n, bufs, d.Children(), nulls, off)
+	buf.Release()
+	d.Release()
+	return out
 }
 
 func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) (arrow.ArrayData, []byte, int) {
