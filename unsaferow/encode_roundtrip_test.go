@@ -102,4 +102,26 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 	part := rec.NewSlice(3, 17)
 	defer part.Release()
 	requireRoundTrip(t, mem, part, "nulls/slice")
+
+	// Wide: 130 top-level fields and a 65-field struct (multi-word bitsets).
+	var top, inner []arrow.Field
+	var vals, ivals []string
+	for i := range 65 {
+		inner = append(inner, nullable(fmt.Sprintf("g%d", i), arrow.PrimitiveTypes.Int32))
+		ivals = append(ivals, fmt.Sprintf(`"g%d": %s`, i, map[bool]string{true: "null", false: fmt.Sprint(i)}[i%32 == 0]))
+	}
+	for i := range 130 {
+		dt, v := arrow.DataType(arrow.BinaryTypes.String), fmt.Sprintf(`"%d"`, i)
+		if i == 100 {
+			dt, v = arrow.StructOf(inner...), "{"+strings.Join(ivals, ",")+"}"
+		}
+		if i%64 == 63 {
+			v = "null"
+		}
+		top = append(top, nullable(fmt.Sprintf("f%d", i), dt))
+		vals = append(vals, fmt.Sprintf(`"f%d": %s`, i, v))
+	}
+	wide := recordFromJSON(t, mem, goldenSchema(top...), "[{"+strings.Join(vals, ",")+"}]")
+	defer wide.Release()
+	requireRoundTrip(t, mem, wide, "wide")
 }

@@ -52,7 +52,7 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 	}
 }
 
-// valueSize is the size encField of valid variable-width value j: the exact
+// valueSize is the size field of valid variable-width value j: the exact
 // payload length, unpadded (Velox arrays of fixed-width elements are
 // unpadded too; the owner pads its cursor).
 func (w *encWalker) valueSize(v *encView, j int) int {
@@ -81,7 +81,7 @@ func (w *encWalker) valueSize(v *encView, j int) int {
 	return 0
 }
 
-// fieldReserve is how many bytes struct encField value j takes in its owner's
+// fieldReserve is how many bytes struct field value j takes in its owner's
 // variable region.
 func (w *encWalker) fieldReserve(v *encView, j int) int {
 	if w.spark && v.f.longDec {

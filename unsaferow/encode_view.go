@@ -170,7 +170,7 @@ func (v *encView) bindOffsets(bufs []*memory.Buffer, off, n int) {
 	}
 }
 
-// unbind drops every reference to the batch so a pooled encScratch does not
+// unbind drops every reference to the batch so pooled scratch does not
 // keep its buffers alive.
 func (v *encView) unbind() {
 	*v = encView{f: v.f, kids: v.kids}

@@ -29,7 +29,7 @@ func (e *Encoder) writeRows(w *encWalker, s *encScratch, out []byte, starts []in
 
 // writeColumn writes top-level column k of every row: the common shapes
 // (fixed width without nulls, strings) in their own loops, the rest
-// through the general encField writer.
+// through the general field writer.
 func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, starts, cursor []int) {
 	slot := e.header + 8*k
 	n := len(cursor)
@@ -116,7 +116,7 @@ func writeFixedColumn(v *encView, out []byte, starts []int, slot int) {
 	}
 }
 
-// writeField writes value j of struct encField k (its owner's bitset ends at
+// writeField writes value j of struct field k (its owner's bitset ends at
 // head) into owner, whose variable region is filled up to cursor, and
 // returns the new cursor.
 func (w *encWalker) writeField(v *encView, j int, owner []byte, k, head, cursor int) int {
@@ -179,7 +179,7 @@ func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 }
 
 // writeValue writes valid variable-width value j at the start of dst and
-// returns its size encField (see valueSize).
+// returns its size field (see valueSize).
 func (w *encWalker) writeValue(v *encView, j int, dst []byte) int {
 	switch v.f.kind {
 	case arrowvec.KindString, arrowvec.KindBinary:

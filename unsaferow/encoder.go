@@ -31,7 +31,7 @@ import (
 //   - In the Velox flavour null array elements are written as zero bytes
 //     (Velox's bulk copy may leave source bytes there; readers ignore them).
 //
-// An Encoder is safe for concurrent use; its per-call encScratch lives in a
+// An Encoder is safe for concurrent use; its per-call scratch lives in a
 // sync.Pool.
 type Encoder struct {
 	schema *arrow.Schema
@@ -43,7 +43,7 @@ type Encoder struct {
 	pool   sync.Pool
 }
 
-// encScratch is the per-call state: one encView per column and the per-row
+// encScratch is the per-call state: one view per column and the per-row
 // variable-region cursors.
 type encScratch struct {
 	cols   []encView
@@ -150,7 +150,7 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	return dst, nil
 }
 
-// release drops the encScratch's references to the batch and pools it.
+// release drops the scratch's references to the batch and pools it.
 func (e *Encoder) release(s *encScratch) {
 	for i := range s.cols {
 		s.cols[i].unbind()
