@@ -99,6 +99,9 @@ type column struct {
 	nulls    int
 	bytes    int // string/binary: total payload bytes
 	children []*column
+	// aligned: no list or map above, so value i belongs to row i and
+	// rowEnd is the shared identity rather than tracked per row.
+	aligned bool
 }
 
 func (c *column) appendNull() {
@@ -114,39 +117,50 @@ func (c *column) appendNull() {
 
 // decodeScratch is one Decode call's reusable state.
 type decodeScratch struct {
-	top []*column // one per top-level field
-	all []*column // every column, for per-row bookkeeping
+	top     []*column // one per top-level field
+	all     []*column
+	tracked []*column // columns needing per-row bookkeeping: unaligned or string
+	ident   []int32   // ident[r] = r+1, the rowEnd of aligned columns
 }
 
 func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	s := &decodeScratch{}
-	var build func(n *arrowvec.Node) *column
-	build = func(n *arrowvec.Node) *column {
-		c := &column{node: n, width: fixedWidth(n)}
+	var build func(n *arrowvec.Node, aligned bool) *column
+	build = func(n *arrowvec.Node, aligned bool) *column {
+		c := &column{node: n, width: fixedWidth(n), aligned: aligned}
 		s.all = append(s.all, c)
+		if !aligned || n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindBinary {
+			s.tracked = append(s.tracked, c)
+		}
+		childAligned := aligned && n.Kind == arrowvec.KindStruct
 		for _, ch := range n.Children {
-			c.children = append(c.children, build(ch))
+			c.children = append(c.children, build(ch, childAligned))
 		}
 		return c
 	}
 	for _, f := range plan.Fields {
-		s.top = append(s.top, build(f))
+		s.top = append(s.top, build(f, true))
 	}
 	return s
 }
 
 func (s *decodeScratch) reset(nrows int) {
+	for len(s.ident) < nrows {
+		s.ident = append(s.ident, int32(len(s.ident)+1))
+	}
 	for _, c := range s.all {
 		c.pos = c.pos[:0]
-		c.rowEnd = c.rowEnd[:0]
-		if cap(c.rowEnd) < nrows {
-			c.rowEnd = make([]int32, 0, nrows)
-		}
 		c.nulls, c.bytes = 0, 0
-	}
-	for _, c := range s.top {
-		if cap(c.pos) < nrows {
-			c.pos = make([]int32, 0, nrows)
+		if c.aligned {
+			c.rowEnd = s.ident[:nrows]
+			if cap(c.pos) < nrows {
+				c.pos = make([]int32, 0, nrows)
+			}
+		} else {
+			c.rowEnd = c.rowEnd[:0]
+			if cap(c.rowEnd) < nrows {
+				c.rowEnd = make([]int32, 0, nrows)
+			}
 		}
 	}
 }
@@ -165,12 +179,14 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 		if end != len(row) {
 			return sc.fail("", end, rowbridge.ErrLayout, "%d trailing bytes after the last field", len(row)-end)
 		}
-		for _, c := range s.all {
+		for _, c := range s.tracked {
 			if len(c.pos) > math.MaxInt32 || c.bytes > math.MaxInt32 {
 				return &rowbridge.DecodeError{Row: r, Field: c.node.Path, Offset: -1,
 					Err: fmt.Errorf("%w: column exceeds Arrow's 2 GiB / 2^31 value limit", rowbridge.ErrValue)}
 			}
-			c.rowEnd = append(c.rowEnd, int32(len(c.pos)))
+			if !c.aligned {
+				c.rowEnd = append(c.rowEnd, int32(len(c.pos)))
+			}
 		}
 	}
 	return nil

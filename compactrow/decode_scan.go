@@ -45,7 +45,20 @@ func (s *scanner) fields(cols []*column, p, end int, path string) (int, error) {
 	flags := s.row[p : p+nb]
 	p += nb
 	for i, c := range cols {
-		if flags[i>>3]&(1<<(i&7)) == 0 {
+		null := flags[i>>3]&(1<<(i&7)) != 0
+		if c.width > 0 { // fixed-width fields keep their bytes when null
+			if c.width > end-p {
+				return 0, s.short(c.node.Path, p, end, c.width, c.node.Kind.String())
+			}
+			if null {
+				c.appendNull()
+			} else {
+				c.pos = append(c.pos, int32(p))
+			}
+			p += c.width
+			continue
+		}
+		if !null {
 			var err error
 			if p, err = s.value(c, p, end); err != nil {
 				return 0, err
@@ -53,12 +66,6 @@ func (s *scanner) fields(cols []*column, p, end int, path string) (int, error) {
 			continue
 		}
 		c.appendNull()
-		if c.width > 0 { // fixed-width fields keep their bytes when null
-			if c.width > end-p {
-				return 0, s.short(c.node.Path, p, end, c.width, "null "+c.node.Kind.String())
-			}
-			p += c.width
-		}
 	}
 	return p, nil
 }

@@ -156,6 +156,9 @@ func writeColumn(s *source, f int, data []byte, offs, cur []int) error {
 		}
 		return nil
 	}
+	if s.valid == nil && copyColumn(s, data, cur) {
+		return nil
+	}
 	for r, p := range cur {
 		if !s.isValid(r) {
 			data[offs[r]+fb] |= flag
@@ -165,6 +168,41 @@ func writeColumn(s *source, f int, data []byte, offs, cur []int) error {
 		cur[r] = p + s.width
 	}
 	return nil
+}
+
+// copyColumn is the fast path for a top-level fixed-width column without
+// nulls whose Arrow values are its CompactRow bytes. It reports false for
+// kinds it does not handle.
+func copyColumn(s *source, data []byte, cur []int) bool {
+	switch w := s.width; {
+	case s.node.Kind == arrowvec.KindBool || s.node.Kind == arrowvec.KindDecimal || w <= 0:
+		return false
+	case w == 1:
+		vals := s.values[s.off:]
+		for r, p := range cur {
+			data[p] = vals[r]
+			cur[r] = p + 1
+		}
+	case w == 2:
+		vals := s.values[2*s.off:]
+		for r, p := range cur {
+			le.PutUint16(data[p:], le.Uint16(vals[2*r:]))
+			cur[r] = p + 2
+		}
+	case w == 4:
+		vals := s.values[4*s.off:]
+		for r, p := range cur {
+			le.PutUint32(data[p:], le.Uint32(vals[4*r:]))
+			cur[r] = p + 4
+		}
+	default:
+		vals := s.values[8*s.off:]
+		for r, p := range cur {
+			le.PutUint64(data[p:], le.Uint64(vals[8*r:]))
+			cur[r] = p + 8
+		}
+	}
+	return true
 }
 
 // atRow stamps the row index on an EncodeError raised below the row level.
