@@ -151,28 +151,7 @@ func duckResult(t *testing.T, mem memory.Allocator, dir, out string) arrow.Recor
 	for _, rb := range batches {
 		validateRead(t, rb)
 	}
-	cols := make([]arrow.Array, schema.NumFields())
-	n := int64(0)
-	for _, rb := range batches {
-		n += rb.NumRows()
-	}
-	for c := range cols {
-		parts := make([]arrow.Array, len(batches))
-		for i, rb := range batches {
-			parts[i] = rb.Column(c)
-		}
-		if len(parts) == 0 {
-			b := array.NewBuilder(mem, schema.Field(c).Type)
-			cols[c] = b.NewArray()
-			b.Release()
-			continue
-		}
-		var err error
-		cols[c], err = array.Concatenate(parts, mem)
-		require.NoError(t, err)
-	}
-	defer releaseArrays(cols)
-	return array.NewRecordBatch(schema, cols, n)
+	return concatBatches(t, mem, schema, batches)
 }
 
 // column renders column name of rb row by row.

@@ -145,3 +145,32 @@ func releaseArrays(arrs []arrow.Array) {
 		a.Release()
 	}
 }
+
+// concatBatches joins batches of one schema into a single batch.
+func concatBatches(t *testing.T, mem memory.Allocator, schema *arrow.Schema, batches []arrow.RecordBatch) arrow.RecordBatch {
+	t.Helper()
+	cols := make([]arrow.Array, schema.NumFields())
+	defer releaseArrays(cols)
+	n := int64(0)
+	for _, rb := range batches {
+		n += rb.NumRows()
+	}
+	for c := range cols {
+		if len(batches) == 0 {
+			b := array.NewBuilder(mem, schema.Field(c).Type)
+			cols[c] = b.NewArray()
+			b.Release()
+			continue
+		}
+		parts := make([]arrow.Array, len(batches))
+		for i, rb := range batches {
+			parts[i] = rb.Column(c)
+		}
+		var err error
+		cols[c], err = array.Concatenate(parts, mem)
+		if err != nil {
+			t.Fatalf("concatenate column %d: %v", c, err)
+		}
+	}
+	return array.NewRecordBatch(schema, cols, n)
+}

@@ -27,7 +27,7 @@ type rowCase struct {
 	codec   string
 	schema  *arrow.Schema
 	rows    rowbridge.Rows    // the codec's bytes, which Go decoded
-	decoded arrow.RecordBatch // what rowbridge handed to JS
+	decoded arrow.RecordBatch // what rowbridge handed to JS, as one batch
 }
 
 // makeRowCase encodes a random batch with codec, decodes the bytes (the
@@ -46,12 +46,29 @@ func makeRowCase(t *testing.T, mem memory.Allocator, r *rand.Rand, dir string, i
 	require.NoError(t, err, schema)
 	rows, err := encodeAll(enc, []arrow.RecordBatch{src})
 	require.NoError(t, err, "%s encode %s", codec, schema)
-	decoded, err := dec.Decode(rows.Slices())
-	require.NoError(t, err, "%s decode %s", codec, schema)
-	testgen.ValidateBatch(t, decoded)
+	// Every fourth case goes through the codec's framed stream Writer and
+	// Reader (Spark framing, or Velox framing with zstd row groups) in small
+	// batches, so the IPC holds several record batches.
+	var batches []arrow.RecordBatch
+	how := "rows"
+	if i%4 == 1 {
+		velox := i%8 == 1
+		how = map[bool]string{false: "spark-stream", true: "velox-zstd-stream"}[velox]
+		batches, err = streamDecode(codec, schema, mem, src, velox, 1+r.Intn(40))
+		require.NoError(t, err, "%s %s %s", codec, how, schema)
+	} else {
+		decoded, err := dec.Decode(rows.Slices())
+		require.NoError(t, err, "%s decode %s", codec, schema)
+		batches = []arrow.RecordBatch{decoded}
+	}
+	defer releaseAll(batches)
+	for _, b := range batches {
+		testgen.ValidateBatch(t, b)
+	}
+	decoded := concatBatches(t, mem, schema, batches)
 	testgen.EqualBatches(t, src, decoded)
 
-	name := fmt.Sprintf("c%02d-%s", i, codec)
+	name := fmt.Sprintf("c%02d-%s-%s", i, codec, how)
 	c := rowCase{
 		jsCase: jsCase{
 			Name: name, Stream: name + ".arrows", File: name + ".arrow", Expect: name + ".json",
@@ -59,7 +76,7 @@ func makeRowCase(t *testing.T, mem memory.Allocator, r *rand.Rand, dir string, i
 		},
 		codec: codec, schema: schema, rows: rows, decoded: decoded,
 	}
-	writeIPC(t, mem, schema, filepath.Join(dir, c.Stream), filepath.Join(dir, c.File), decoded)
+	writeIPC(t, mem, schema, filepath.Join(dir, c.Stream), filepath.Join(dir, c.File), batches...)
 	writeJSON(t, filepath.Join(dir, c.Expect), expect(decoded))
 	return c
 }
@@ -89,6 +106,7 @@ func TestJSArrowRoundTrip(t *testing.T) {
 		cases = append(cases, c)
 		manifest.Cases = append(manifest.Cases, c.jsCase)
 	}
+	requireCoverage(t, cases)
 	tc := makeTryCastCases(t, mem, dir)
 	defer tc.release()
 	manifest.Cases = append(manifest.Cases, tc.cases...)
@@ -152,4 +170,36 @@ func checkBack(t *testing.T, mem memory.Allocator, c rowCase, kind string, schem
 	require.NoError(t, err, where)
 	defer again.Release()
 	testgen.EqualBatches(t, c.decoded, again)
+}
+
+// requireCoverage fails unless the random schemas together use every type
+// the row formats carry, short and long decimals, and empty batches.
+func requireCoverage(t *testing.T, cases []rowCase) {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(dt arrow.DataType)
+	walk = func(dt arrow.DataType) {
+		name := dt.ID().String()
+		if d, ok := dt.(*arrow.Decimal128Type); ok {
+			name = map[bool]string{true: "decimal-short", false: "decimal-long"}[d.Precision <= 18]
+		}
+		seen[name] = true
+		if n, ok := dt.(arrow.NestedType); ok {
+			for _, f := range n.Fields() {
+				walk(f.Type)
+			}
+		}
+	}
+	for _, c := range cases {
+		for _, f := range c.schema.Fields() {
+			walk(f.Type)
+		}
+		if c.decoded.NumRows() == 0 {
+			seen["empty batch"] = true
+		}
+	}
+	for _, want := range []string{"NULL", "BOOL", "INT8", "INT16", "INT32", "INT64", "FLOAT32", "FLOAT64",
+		"DATE32", "TIMESTAMP", "decimal-short", "decimal-long", "STRING", "BINARY", "LIST", "STRUCT", "MAP", "empty batch"} {
+		assert.True(t, seen[want], "no random case covers %s", want)
+	}
 }

@@ -34,10 +34,10 @@ func consume(s *C.struct_ArrowSchema, a *C.struct_ArrowArray) (Summary, error) {
 	var out C.rb_summary
 	rc := C.rb_consume(s, a, &out)
 	if rc != 0 {
-		return Summary{}, fmt.Errorf("C consumer: %s", C.GoString(&out.error[0]))
+		return Summary{}, fmt.Errorf("consumer.c: %s", C.GoString(&out.error[0]))
 	}
 	if out.released != 1 {
-		return Summary{}, fmt.Errorf("C consumer: release callbacks did not clear the structs")
+		return Summary{}, fmt.Errorf("consumer.c: release callbacks did not clear the structs")
 	}
 	return Summary{
 		Length: int64(out.length), NullCount: int64(out.null_count), Hash: uint64(out.hash),

@@ -3,6 +3,7 @@
 package cdata
 
 import (
+	"math"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -33,7 +34,7 @@ func nestedBatch(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
 	defer b.Release()
 	b.Field(0).(*array.Int64Builder).AppendValues([]int64{1, 0, -3, 1 << 40}, []bool{true, false, true, true})
 	b.Field(1).(*array.StringBuilder).AppendValues([]string{"ab", "", "héllo", "x"}, []bool{true, true, true, false})
-	b.Field(2).(*array.Float64Builder).AppendValues([]float64{1.5, -0.0, 0, 2}, []bool{true, true, false, true})
+	b.Field(2).(*array.Float64Builder).AppendValues([]float64{1.5, math.Copysign(0, -1), 0, 2}, []bool{true, true, false, true})
 	b.Field(3).(*array.Decimal128Builder).AppendValues([]decimal128.Num{decimal128.FromI64(-12345), decimal128.New(1, 7)}, nil)
 	b.Field(3).(*array.Decimal128Builder).AppendNull()
 	b.Field(3).(*array.Decimal128Builder).Append(decimal128.FromI64(0))
