@@ -44,7 +44,11 @@ func WithMaxGroupSize(n int) ReaderOption {
 	}
 }
 
-// Reader splits a framed stream into rows.
+// Reader splits a framed stream into rows. Rows of uncompressed groups
+// (and of the Spark framing) are read straight from the input into the
+// batch buffer; a compressed Velox group is read and expanded whole, so it
+// costs up to its size twice (bounded by the group limit). A Reader is not
+// safe for concurrent use.
 type Reader struct {
 	in       *bufio.Reader
 	framing  Framing

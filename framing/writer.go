@@ -36,6 +36,10 @@ func NewWriter(w io.Writer, f Framing, c Codec) (*Writer, error) {
 // Write writes rows: as bare records in the Spark framing, as one row group
 // in the Velox framing (compressed when a codec is set and compression
 // pays off by MinCompressionRatio). An empty Rows writes nothing.
+//
+// Velox also skips its next few compression attempts after one that did
+// not pay off; this Writer tries every group. Both streams read the same;
+// only which groups are compressed may differ.
 func (w *Writer) Write(rows *rowbridge.Rows) error {
 	n := rows.Len()
 	if n == 0 {

@@ -53,6 +53,11 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		if !strings.EqualFold(to, toJSONL) {
+			if err := refuseTerminal(e, out); err != nil {
+				return err
+			}
+		}
 		sc, err := loadSchema(schema)
 		if err != nil {
 			return err

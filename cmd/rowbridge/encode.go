@@ -46,6 +46,9 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if layout.format != formatUnsafeRow && flagSet(fs, "flavor") {
 			return usagef("--flavor applies to --format unsaferow only")
 		}
+		if err := refuseTerminal(e, out); err != nil {
+			return err
+		}
 		in, closeIn, err := openInput(e, args)
 		if err != nil {
 			return err

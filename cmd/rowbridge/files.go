@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // openInput opens the single optional input argument; none or "-" is stdin.
@@ -60,6 +62,18 @@ func (o *output) finish(err error) error {
 func removeQuiet(path string) error {
 	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
+	}
+	return nil
+}
+
+// refuseTerminal stops binary output from going to a terminal, where it
+// would only garble the screen.
+func refuseTerminal(e *env, path string) error {
+	if path != "" && path != "-" {
+		return nil
+	}
+	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return usagef("refusing to write binary data to a terminal; use -o FILE or redirect stdout")
 	}
 	return nil
 }
