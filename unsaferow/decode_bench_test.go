@@ -38,7 +38,7 @@ func BenchmarkDecode(b *testing.B) {
 				}
 				b.SetBytes(int64(len(encoded.Data)))
 				b.ReportAllocs()
-				b.ResetTimer()
+				cpu0 := processCPUTime()
 				for b.Loop() {
 					out, err := dec.Decode(rows)
 					if err != nil {
@@ -47,6 +47,9 @@ func BenchmarkDecode(b *testing.B) {
 					out.Release()
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
+				if cpu := processCPUTime() - cpu0; cpu0 > 0 {
+					b.ReportMetric(float64(cpu)/float64(b.N)/benchRows, "cpu-ns/row")
+				}
 			})
 		}
 	}

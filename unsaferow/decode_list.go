@@ -115,9 +115,12 @@ func elementBits(r []byte, p int32, c int32) []byte {
 	return r[p+8 : p+int32(arrayHeader(int64(c)))]
 }
 
-// anyBitSet reports whether any bit of a null bitset is set (it may count
-// unused trailing bits, so callers re-test bits below the count).
-func anyBitSet(bits []byte) bool {
+// hasNulls reports whether any of the first c bits of a null bitset (of
+// 8*nwords(c) bytes) is set; unused trailing bits are ignored.
+func hasNulls(bits []byte, c int32) bool {
+	if c <= 64 { // the common case: one word
+		return len(bits) >= 8 && binary.LittleEndian.Uint64(bits)&(^uint64(0)>>(64-c)) != 0
+	}
 	for len(bits) >= 8 {
 		if binary.LittleEndian.Uint64(bits) != 0 {
 			return true
@@ -159,6 +162,16 @@ func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []in
 		bits := elementBits(r, s.start, c)
 		words := s.start + 8 + int32(len(bits))
 		dst := child[first : first+c]
+		if !hasNulls(bits, c) {
+			for j := range dst {
+				x, ok := st.resolveWord(r, s, words+8*int32(j), &used)
+				if !ok {
+					return nil, st.wordError(r, s, words+8*int32(j), e.Path, used)
+				}
+				dst[j] = x
+			}
+			continue
+		}
 		for j := range dst {
 			if bitSet(bits, int32(j)) {
 				dst[j] = nullSpan
@@ -181,7 +194,7 @@ func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int3
 		}
 		c := offs[k+1] - offs[k]
 		bits := elementBits(st.rows[s.row], s.start, c)
-		if !anyBitSet(bits) {
+		if !hasNulls(bits, c) {
 			continue
 		}
 		for j := int32(0); j < c; j++ {
@@ -243,15 +256,12 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 		at := s.start + 8 + int32(len(bits))
 		dst := out[first*w : (first+c)*w]
 		src := r[at : at+c*w]
-		if len(src) <= 64 && w == 8 {
-			// A call to memmove costs more than a few word copies.
-			for i := 0; i+8 <= len(src); i += 8 {
-				binary.LittleEndian.PutUint64(dst[i:i+8], binary.LittleEndian.Uint64(src[i:i+8]))
-			}
+		if len(src) <= 64 {
+			copySmall(dst, src)
 		} else {
 			copy(dst, src)
 		}
-		if !anyBitSet(bits) {
+		if !hasNulls(bits, c) {
 			continue
 		}
 		for j := int32(0); j < c; j++ {
@@ -297,4 +307,21 @@ func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []spa
 	}
 	validity, nulls := v.Finish()
 	return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+}
+
+// copySmall copies len(src) <= len(dst) bytes word by word: for the short
+// element regions of typical arrays a call to memmove costs more.
+func copySmall(dst, src []byte) {
+	dst = dst[:len(src)]
+	i := 0
+	for ; i+8 <= len(src); i += 8 {
+		binary.LittleEndian.PutUint64(dst[i:i+8], binary.LittleEndian.Uint64(src[i:i+8]))
+	}
+	if i+4 <= len(src) {
+		binary.LittleEndian.PutUint32(dst[i:i+4], binary.LittleEndian.Uint32(src[i:i+4]))
+		i += 4
+	}
+	for ; i < len(src); i++ {
+		dst[i] = src[i]
+	}
 }

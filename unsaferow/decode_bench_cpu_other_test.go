@@ -1,0 +1,5 @@
+//go:build !unix
+
+package unsaferow
+
+func processCPUTime() int64 { return 0 }
