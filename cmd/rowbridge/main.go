@@ -26,6 +26,9 @@ type command struct {
 	name    string
 	summary string // one line for 'rowbridge help'
 	usage   string // argument synopsis after the command name
+	// examples, if any, are shown after the flags in 'rowbridge CMD -h',
+	// one command line per line.
+	examples []string
 	// flags declares the command's flags on fs and returns the function
 	// that runs it with the remaining positional arguments.
 	flags func(fs *flag.FlagSet) func(env *env, args []string) error
@@ -190,6 +193,12 @@ func printCommandHelp(w io.Writer, c *command) {
 		fmt.Fprintln(w, "\nFlags:")
 		fs.SetOutput(w)
 		fs.PrintDefaults()
+	}
+	if len(c.examples) > 0 {
+		fmt.Fprintln(w, "\nExamples:")
+		for _, ex := range c.examples {
+			fmt.Fprintf(w, "  %s\n", ex)
+		}
 	}
 }
 
