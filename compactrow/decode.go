@@ -102,6 +102,9 @@ type column struct {
 	// aligned: no list or map above, so value i belongs to row i and
 	// rowEnd is the shared identity rather than tracked per row.
 	aligned bool
+	// notNull: the field is declared NOT NULL (map keys always are), so a
+	// null flag for it is an error. UNKNOWN is exempt: it is always null.
+	notNull bool
 }
 
 func (c *column) appendNull() {
@@ -127,7 +130,8 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	s := &decodeScratch{}
 	var build func(n *arrowvec.Node, aligned bool) *column
 	build = func(n *arrowvec.Node, aligned bool) *column {
-		c := &column{node: n, width: fixedWidth(n), aligned: aligned}
+		c := &column{node: n, width: fixedWidth(n), aligned: aligned,
+			notNull: !n.Nullable && n.Kind != arrowvec.KindNull}
 		s.all = append(s.all, c)
 		if !aligned || n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindBinary {
 			s.tracked = append(s.tracked, c)

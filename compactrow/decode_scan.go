@@ -42,10 +42,14 @@ func (s *scanner) fields(cols []*column, p, end int, path string) (int, error) {
 	if nb > end-p {
 		return 0, s.short(path, p, end, nb, "null flags")
 	}
+	flagsAt := p
 	flags := s.row[p : p+nb]
 	p += nb
 	for i, c := range cols {
 		null := flags[i>>3]&(1<<(i&7)) != 0
+		if null && c.notNull {
+			return 0, s.fail(c.node.Path, flagsAt+i>>3, rowbridge.ErrLayout, "null in a NOT NULL field")
+		}
 		if c.width > 0 { // fixed-width fields keep their bytes when null
 			if c.width > end-p {
 				return 0, s.short(c.node.Path, p, end, c.width, c.node.Kind.String())
@@ -92,11 +96,11 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 		return p + 4 + n, nil
 	case arrowvec.KindList:
 		c.pos = append(c.pos, int32(p))
-		return s.array(c.children[0], p, end, c.node.Path, false)
+		return s.array(c.children[0], p, end, c.node.Path)
 	case arrowvec.KindMap:
 		c.pos = append(c.pos, int32(p))
 		keys, vals := c.children[0], c.children[1]
-		q, err := s.array(keys, p, end, keys.node.Path, true)
+		q, err := s.array(keys, p, end, keys.node.Path)
 		if err != nil {
 			return 0, err
 		}
@@ -106,7 +110,7 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 		if nk, nv := s.int32At(p), s.int32At(q); nk != nv {
 			return 0, s.fail(vals.node.Path, q, rowbridge.ErrCount, "%d values for %d keys", nv, nk)
 		}
-		return s.array(vals, q, end, vals.node.Path, false)
+		return s.array(vals, q, end, vals.node.Path)
 	case arrowvec.KindStruct:
 		c.pos = append(c.pos, int32(p))
 		return s.fields(c.children, p, end, c.node.Path)
@@ -119,9 +123,8 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 }
 
 // array scans an array whose elements are e, starting at its count at p.
-// path names the array (its count, flags, size and offset table); noNulls
-// rejects null elements (map keys, which Arrow requires to be valid).
-func (s *scanner) array(e *column, p, end int, path string, noNulls bool) (int, error) {
+// path names the array (its count, flags, size and offset table).
+func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	if 4 > end-p {
 		return 0, s.short(path, p, end, 4, "element count")
 	}
@@ -144,10 +147,10 @@ func (s *scanner) array(e *column, p, end int, path string, noNulls bool) (int, 
 	}
 	flags := s.row[q : q+nb]
 	q += nb
-	if noNulls {
+	if e.notNull { // map keys, or elements declared NOT NULL
 		for j := range n {
 			if flags[j>>3]&(1<<(j&7)) != 0 {
-				return 0, s.fail(e.node.Path, p+4+(j>>3), rowbridge.ErrLayout, "map key %d is null", j)
+				return 0, s.fail(e.node.Path, p+4+(j>>3), rowbridge.ErrLayout, "element %d is null but declared NOT NULL", j)
 			}
 		}
 	}

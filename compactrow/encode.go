@@ -149,6 +149,9 @@ func writeColumn(s *source, f int, data []byte, offs, cur []int) error {
 		var err error
 		for r, p := range cur {
 			if !s.isValid(r) {
+				if s.notNull {
+					return atRow(s.nullError(), r)
+				}
 				data[offs[r]+fb] |= flag
 			} else if cur[r], err = s.write(r, data, p); err != nil {
 				return atRow(err, r)
@@ -161,6 +164,9 @@ func writeColumn(s *source, f int, data []byte, offs, cur []int) error {
 	}
 	for r, p := range cur {
 		if !s.isValid(r) {
+			if s.notNull {
+				return atRow(s.nullError(), r)
+			}
 			data[offs[r]+fb] |= flag
 		} else if err := s.putFixed(r, data[p:]); err != nil {
 			return atRow(err, r)

@@ -1,8 +1,11 @@
 package compactrow
 
 import (
+	"fmt"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
@@ -12,6 +15,7 @@ import (
 type source struct {
 	node    *arrowvec.Node
 	width   int    // fixedWidth(node)
+	notNull bool   // declared NOT NULL (map keys always are); UNKNOWN is exempt
 	off     int    // logical index 0 sits at buffer index off
 	valid   []byte // Arrow validity bitmap, nil when every value is valid
 	values  []byte // fixed-width values or the boolean bitmap
@@ -24,7 +28,8 @@ type source struct {
 // newSource views d as node. parentOff is the enclosing struct's offset,
 // which Arrow applies to a struct's fields as well as to the struct.
 func newSource(node *arrowvec.Node, d arrow.ArrayData, parentOff int) *source {
-	s := &source{node: node, width: fixedWidth(node), off: parentOff + d.Offset()}
+	s := &source{node: node, width: fixedWidth(node), off: parentOff + d.Offset(),
+		notNull: !node.Nullable && node.Kind != arrowvec.KindNull}
 	bufs := d.Buffers()
 	// A slice's null count may be unknown (-1): only a known 0 skips the bitmap.
 	if len(bufs) > 0 && bufs[0] != nil && d.NullN() != 0 {
@@ -80,4 +85,9 @@ func (s *source) isValid(i int) bool {
 func (s *source) span(i int) (start, n int) {
 	a, b := s.offsets[s.off+i], s.offsets[s.off+i+1]
 	return int(a), int(b - a)
+}
+
+// nullError reports a null where the schema declares NOT NULL.
+func (s *source) nullError() error {
+	return &rowbridge.EncodeError{Field: s.node.Path, Err: fmt.Errorf("%w: null in a NOT NULL field", rowbridge.ErrValue)}
 }

@@ -91,6 +91,9 @@ func (s *source) writeStruct(i int, buf []byte, p int) (int, error) {
 	for k, c := range s.children {
 		switch {
 		case !c.isValid(i):
+			if c.notNull {
+				return 0, c.nullError()
+			}
 			buf[flags+k>>3] |= 1 << (k & 7)
 			if c.width > 0 {
 				p += c.width
@@ -119,6 +122,9 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	case s.width >= 0:
 		for j := range n {
 			if !s.isValid(start + j) {
+				if s.notNull {
+					return 0, s.nullError()
+				}
 				buf[flags+j>>3] |= 1 << (j & 7)
 			} else if err = s.putFixed(start+j, buf[p+j*s.width:]); err != nil {
 				return 0, err
@@ -128,6 +134,9 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
 		for j := range n {
 			if !s.isValid(start + j) {
+				if s.notNull {
+					return 0, s.nullError()
+				}
 				buf[flags+j>>3] |= 1 << (j & 7)
 			} else {
 				p, _ = s.write(start+j, buf, p)
@@ -141,6 +150,9 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	cur := table + 4*n
 	for j := range n {
 		if !s.isValid(start + j) {
+			if s.notNull {
+				return 0, s.nullError()
+			}
 			buf[flags+j>>3] |= 1 << (j & 7) // its offset entry stays 0, as Velox leaves it
 			continue
 		}

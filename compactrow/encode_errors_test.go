@@ -1,0 +1,123 @@
+package compactrow
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge"
+	"github.com/stretchr/testify/require"
+)
+
+func requireEncodeError(t *testing.T, err error, sentinel error, row int, field string) {
+	t.Helper()
+	require.ErrorIs(t, err, sentinel)
+	var ee *rowbridge.EncodeError
+	require.True(t, errors.As(err, &ee), "%T %v", err, err)
+	require.Equal(t, row, ee.Row, "%v", err)
+	require.Equal(t, field, ee.Field, "%v", err)
+}
+
+func TestEncodeShortDecimalOverflow(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dt := &arrow.Decimal128Type{Precision: 10, Scale: 2}
+	schema := fields(nf("s", arrow.StructOf(nf("d", dt))))
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	sb := b.Field(0).(*array.StructBuilder)
+	db := sb.FieldBuilder(0).(*array.Decimal128Builder)
+	sb.Append(true)
+	db.Append(decimal128.FromI64(-5))
+	sb.Append(true)
+	db.Append(decimal128.New(1, 0)) // 2^64: no int64 holds it
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+
+	enc, err := NewEncoder(schema)
+	require.NoError(t, err)
+	dst := rowbridge.Rows{Data: []byte{9}, Offsets: []int{0, 1}}
+	got, err := enc.AppendRows(dst, rec)
+	requireEncodeError(t, err, rowbridge.ErrValue, 1, "s.d")
+	require.Equal(t, dst, got, "dst is returned unchanged on error")
+
+	sl := rec.NewSlice(0, 1)
+	defer sl.Release()
+	one, err := enc.Encode(sl)
+	require.NoError(t, err)
+	require.Equal(t, unhex(t, "00 00 fbffffffffffffff"), one.Row(0))
+}
+
+func TestNotNullFields(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{nf("x", arrow.PrimitiveTypes.Int32), {Name: "a", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	enc, err := NewEncoder(schema)
+	require.NoError(t, err)
+	dec, err := NewDecoder(schema, WithAllocator(mem))
+	require.NoError(t, err)
+
+	rec := fromJSON(t, mem, schema, `[{"x":1,"a":1},{"x":null,"a":2},{"x":3,"a":null}]`)
+	defer rec.Release()
+	_, err = enc.Encode(rec)
+	requireEncodeError(t, err, rowbridge.ErrValue, 2, "a")
+
+	_, err = dec.Decode([][]byte{unhex(t, "01 00000000 0200000000000000"), unhex(t, "02 00000000 0000000000000000")})
+	require.ErrorIs(t, err, rowbridge.ErrLayout)
+	var de *rowbridge.DecodeError
+	require.True(t, errors.As(err, &de))
+	require.Equal(t, rowbridge.DecodeError{Row: 1, Field: "a", Offset: 0, Err: de.Err}, *de)
+}
+
+func TestEncodeSchemaMismatch(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	enc, err := NewEncoder(schemaE2)
+	require.NoError(t, err)
+	rec := fromJSON(t, mem, schemaE1, `[{"i":1,"s":"x","b":2}]`)
+	defer rec.Release()
+	_, err = enc.Encode(rec)
+	require.ErrorContains(t, err, "batch has 3 columns, encoder schema has 1")
+
+	other := fields(nf("a", arrow.ListOf(arrow.PrimitiveTypes.Int64)))
+	rec2 := fromJSON(t, mem, other, `[{"a":[1]}]`)
+	defer rec2.Release()
+	_, err = enc.Encode(rec2)
+	require.ErrorContains(t, err, "column 0 (a)")
+}
+
+func TestUnsupportedTypes(t *testing.T) {
+	for _, dt := range []arrow.DataType{arrow.BinaryTypes.LargeString, &arrow.TimestampType{Unit: arrow.Nanosecond}, arrow.FixedWidthTypes.Float16} {
+		schema := fields(nf("x", arrow.StructOf(nf("y", dt))))
+		_, err := NewEncoder(schema)
+		require.ErrorIs(t, err, rowbridge.ErrUnsupportedType, "%s", dt)
+		require.ErrorContains(t, err, "x.y")
+		_, err = NewDecoder(schema)
+		require.ErrorIs(t, err, rowbridge.ErrUnsupportedType, "%s", dt)
+	}
+}
+
+// AppendRows extends existing rows and leaves them intact.
+func TestAppendRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := fromJSON(t, mem, schemaE1, `[{"i":1,"s":"abc","b":null},{"i":2,"s":"","b":null}]`)
+	defer rec.Release()
+	enc, err := NewEncoder(schemaE1)
+	require.NoError(t, err)
+	first, second := rec.NewSlice(0, 1), rec.NewSlice(1, 2)
+	defer first.Release()
+	defer second.Release()
+	rows, err := enc.Encode(first)
+	require.NoError(t, err)
+	// Dirty spare capacity must not leak into the appended row's gaps.
+	rows.Data = append(rows.Data, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee, 0xee)[:20]
+	rows, err = enc.AppendRows(rows, second)
+	require.NoError(t, err)
+	require.Equal(t, []int{0, 20, 37}, rows.Offsets)
+	require.Equal(t, unhex(t, "04 01000000 03000000 616263 0000000000000000"), rows.Row(0))
+	require.Equal(t, unhex(t, "04 02000000 00000000 0000000000000000"), rows.Row(1))
+}
