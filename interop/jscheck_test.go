@@ -77,12 +77,24 @@ func TestJSCheckerRejects(t *testing.T) {
 		writeJSON(t, filepath.Join(dir, name+".json"), e)
 		manifest.Cases = append(manifest.Cases, jsCase{Name: a.name, Stream: "b.arrows", File: "b.arrow", Expect: name + ".json"})
 	}
+	// A column whose NullN() is 0 while its bitmap holds a null, as a stale
+	// null count from a compute kernel would leave it (arrow-go notes §1.5
+	// gotcha 1): the IPC writer trusts NullN, and the checker must notice.
+	stale := staleNullCountBatch(t, mem)
+	defer stale.Release()
+	writeIPC(t, mem, stale.Schema(), filepath.Join(dir, "stale.arrows"), filepath.Join(dir, "stale.arrow"), stale)
+	writeJSON(t, filepath.Join(dir, "stale.json"), expect(stale))
+	manifest.Cases = append(manifest.Cases, jsCase{Name: "stale null count", Stream: "stale.arrows", File: "stale.arrow", Expect: "stale.json"})
 	writeJSON(t, filepath.Join(dir, "manifest.json"), manifest)
 
 	code, _, stderr := runNode(t, node, "check.mjs", dir)
 	assert.Equal(t, 1, code, "check.mjs must fail on altered expectations:\n%s", stderr)
 	report := readReport(t, dir)
-	require.Len(t, report.Cases, len(alterations))
+	require.Len(t, report.Cases, len(alterations)+1)
+	staleCase := report.Cases[len(alterations)]
+	assert.False(t, staleCase.OK, "a stale null count was not caught")
+	t.Logf("stale null count: %v", staleCase.Errors)
+	assert.Regexp(t, `v(: null count 0 in IPC, bitmap has 1 nulls|\[1\]: want null, got 2)`, strings.Join(staleCase.Errors, "\n"))
 	for i, a := range alterations {
 		rc := report.Cases[i]
 		if a.message == "" {
@@ -95,4 +107,24 @@ func TestJSCheckerRejects(t *testing.T) {
 		assert.Contains(t, all, "stream: "+a.message, a.name)
 		assert.Contains(t, all, "file: "+a.message, a.name)
 	}
+}
+
+func staleNullCountBatch(t *testing.T, mem memory.Allocator) arrow.RecordBatch {
+	t.Helper()
+	vals := memory.NewResizableBuffer(mem)
+	vals.Resize(arrow.Int32Traits.BytesRequired(3))
+	copy(arrow.Int32Traits.CastFromBytes(vals.Bytes()), []int32{1, 2, 3})
+	valid := memory.NewResizableBuffer(mem)
+	valid.Resize(1)
+	valid.Bytes()[0] = 0b101 // row 1 is null
+	d := array.NewData(arrow.PrimitiveTypes.Int32, 3, []*memory.Buffer{valid, vals}, nil, 0, 0)
+	vals.Release()
+	valid.Release()
+	col := array.MakeFromData(d)
+	d.Release()
+	defer col.Release()
+	require.True(t, col.IsNull(1))
+	require.Equal(t, 0, col.NullN())
+	schema := arrow.NewSchema([]arrow.Field{{Name: "v", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil)
+	return array.NewRecordBatch(schema, []arrow.Array{col}, 3)
 }
