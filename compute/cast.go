@@ -121,5 +121,15 @@ func (c datumCaster) scalar(in scalar.Scalar) (compute.Datum, error) {
 	if err != nil {
 		return nil, err
 	}
-	return compute.NewDatum(res), nil
+	return ownedScalar(res), nil
+}
+
+// ownedScalar wraps a scalar we hold the only reference to: NewDatum would
+// retain a releasable one a second time.
+func ownedScalar(sc scalar.Scalar) compute.Datum {
+	d := compute.NewDatum(sc)
+	if r, ok := sc.(scalar.Releasable); ok {
+		r.Release()
+	}
+	return d
 }

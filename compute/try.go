@@ -89,7 +89,7 @@ func isolate(ctx context.Context, fn compute.Function, opts compute.FunctionOpti
 		if err != nil {
 			return nil, err
 		}
-		return compute.NewDatum(sc), nil
+		return ownedScalar(sc), nil
 	}
 	return compute.NewDatum(out), nil
 }

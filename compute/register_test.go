@@ -1,0 +1,73 @@
+package compute
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+func TestRegisterIdempotent(t *testing.T) {
+	reg := compute.NewRegistry()
+	for i := 0; i < 2; i++ {
+		if err := Register(reg); err != nil {
+			t.Fatalf("call %d: %v", i, err)
+		}
+	}
+	for _, name := range []string{"try_cast", "sql_cast", "try"} {
+		if _, ok := reg.GetFunction(name); !ok {
+			t.Errorf("%s not registered", name)
+		}
+	}
+	if err := Register(compute.NewChildRegistry(reg)); err != nil {
+		t.Errorf("child of a registry that has them: %v", err)
+	}
+	other := compute.NewRegistry()
+	other.AddFunction(compute.NewMetaFunction("try_cast", compute.Unary(), compute.FunctionDoc{ArgNames: []string{"x"}},
+		func(context.Context, compute.FunctionOptions, ...compute.Datum) (compute.Datum, error) { return nil, nil }), false)
+	if err := Register(other); err == nil {
+		t.Error("a foreign try_cast was overwritten or accepted")
+	}
+}
+
+func TestOptionErrors(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	ctx := testCtx(t, mem)
+	in := fromJSON(t, mem, arrow.BinaryTypes.String, `["1"]`)
+	defer in.Release()
+	arg := compute.NewDatumWithoutOwning(in)
+	for name, opts := range map[string]compute.FunctionOptions{
+		"nil":       nil,
+		"no type":   &CastOptions{},
+		"bad zone":  &CastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Mars/Olympus"},
+		"wrong opt": &TryOptions{Func: "x"},
+	} {
+		for _, fn := range []string{"try_cast", "sql_cast"} {
+			if res, err := compute.CallFunction(ctx, fn, opts, arg); err == nil {
+				res.Release()
+				t.Errorf("%s %s: no error", fn, name)
+			}
+		}
+	}
+	res, err := compute.CallFunction(ctx, "try_cast", &CastOptions{ToType: arrow.FixedWidthTypes.Date32}, compute.NewDatumWithoutOwning(fromJSONKeep(t, mem, in)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Release()
+	if _, err := compute.CallFunction(ctx, "try_cast", &CastOptions{ToType: arrow.FixedWidthTypes.Time32s}, arg); !errors.Is(err, arrow.ErrNotImplemented) {
+		t.Errorf("unsupported pair: %v", err)
+	}
+	if _, err := compute.CallFunction(ctx, "try", &TryOptions{Func: "no_such_function"}, arg); err == nil {
+		t.Error("try of an unknown function: no error")
+	}
+	if _, err := compute.CallFunction(ctx, "try", &CastOptions{}, arg); err == nil {
+		t.Error("try with cast options: no error")
+	}
+}
+
+// fromJSONKeep returns in itself; it marks the input reused by a call.
+func fromJSONKeep(_ *testing.T, _ memory.Allocator, in arrow.Array) arrow.Array { return in }
