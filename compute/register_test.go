@@ -27,7 +27,9 @@ func TestRegisterIdempotent(t *testing.T) {
 	}
 	other := compute.NewRegistry()
 	other.AddFunction(compute.NewMetaFunction("try_cast", compute.Unary(), compute.FunctionDoc{ArgNames: []string{"x"}},
-		func(context.Context, compute.FunctionOptions, ...compute.Datum) (compute.Datum, error) { return nil, nil }), false)
+		func(context.Context, compute.FunctionOptions, ...compute.Datum) (compute.Datum, error) {
+			return nil, nil
+		}), false)
 	if err := Register(other); err == nil {
 		t.Error("a foreign try_cast was overwritten or accepted")
 	}
