@@ -36,6 +36,9 @@ func FuzzDecode(f *testing.F) {
 		f.Add(append(append([]byte{byte(schemaIndex[tc.schema]), byte(len(good))}, good...), bad...))
 	}
 
+	// Unused null-flag bits set, at the row and array level (schemaE2).
+	f.Add(append([]byte{1, 0}, unhex(f, "f0 03000000 fa 01000000 00000000 03000000")...))
+
 	schemas := fuzzSchemas()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {

@@ -127,6 +127,21 @@ func TestDecodeUnknownArrayThenField(t *testing.T) {
 	requireSameBatch(t, want, rec)
 }
 
+// Unused bits of the last null-flag byte are ignored, as Velox ignores them.
+func TestDecodeIgnoresUnusedNullBits(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dec, err := NewDecoder(schemaE2, WithAllocator(mem))
+	require.NoError(t, err)
+	rec, err := dec.Decode([][]byte{unhex(t, "f0 | 03 00 00 00 | fa | 01 00 00 00 00 00 00 00 03 00 00 00")})
+	require.NoError(t, err)
+	defer rec.Release()
+	validateBatch(t, rec)
+	want := fromJSON(t, mem, schemaE2, `[{"a":[1,null,3]}]`)
+	defer want.Release()
+	requireSameBatch(t, want, rec)
+}
+
 // Velox leaves a null element's offset-table entry 0; other writers might
 // not, and the entry is never needed, so any value is accepted.
 func TestDecodeIgnoresNullElementOffset(t *testing.T) {

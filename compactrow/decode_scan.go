@@ -3,6 +3,7 @@ package compactrow
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"unicode/utf8"
 
@@ -164,11 +165,18 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 		}
 		return q, nil
 	case e.width > 0:
-		for j := range n {
-			if isNull(j) {
-				e.appendNull()
-			} else {
-				e.pos = append(e.pos, int32(q+j*e.width))
+		base := len(e.pos)
+		e.pos = e.pos[:base+n]
+		dst := e.pos[base:]
+		for j := range dst {
+			dst[j] = int32(q + j*e.width)
+		}
+		for i, f := range flags {
+			for ; f != 0; f &= f - 1 { // each set bit: a null element
+				if j := i<<3 + bits.TrailingZeros8(f); j < n { // unused high bits are ignored
+					dst[j] = -1
+					e.nulls++
+				}
 			}
 		}
 		return q + n*e.width, nil

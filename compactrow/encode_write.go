@@ -119,6 +119,23 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	p = flags + nullBytes(n)
 	var err error
 	switch {
+	case s.width > 0 && s.sameBytes():
+		// Arrow's values are the CompactRow slots: one copy, then the
+		// null slots are zeroed back (Velox writes them as zero).
+		w := s.width
+		copy(buf[p:p+n*w], s.values[(s.off+start)*w:])
+		if s.valid != nil {
+			for j := range n {
+				if !s.isValid(start + j) {
+					if s.notNull {
+						return 0, s.nullError()
+					}
+					buf[flags+j>>3] |= 1 << (j & 7)
+					clear(buf[p+j*w : p+j*w+w])
+				}
+			}
+		}
+		return p + n*w, nil
 	case s.width >= 0:
 		for j := range n {
 			if !s.isValid(start + j) {
@@ -194,4 +211,17 @@ func (s *source) putFixed(i int, dst []byte) error {
 		le.PutUint64(dst, lo)
 	}
 	return nil
+}
+
+// sameBytes reports whether the Arrow value buffer holds exactly the
+// CompactRow bytes of each value (not so for booleans, which Arrow packs
+// into bits, or short decimals, which Arrow widens to 16 bytes).
+func (s *source) sameBytes() bool {
+	switch s.node.Kind {
+	case arrowvec.KindBool, arrowvec.KindNull:
+		return false
+	case arrowvec.KindDecimal:
+		return s.width == 16
+	}
+	return true
 }
