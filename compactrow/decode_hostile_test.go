@@ -73,6 +73,7 @@ var hostileCases = []struct {
 	{"string overruns element body", schemaStructs, "00 01000000 00 0b000000 04000000 00 02000000 6869", "00 01000000 00 09000000 04000000 00 02000000 6869", rowbridge.ErrOutOfBounds, "a.item.x", 15},
 	{"element overruns body", schemaStructs, "00 01000000 00 0b000000 04000000 00 02000000 6869", "00 01000000 00 04000000 04000000 00 02000000 6869", rowbridge.ErrOutOfBounds, "a.item", 14},
 	{"long decimal truncated", schemaE4, "01 00000000000000000000000000000000", "00 0102", rowbridge.ErrTruncated, "d", 1},
+	{"map with null-type keys", fields(nf("m", arrow.MapOf(arrow.Null, arrow.PrimitiveTypes.Int32))), "00 00000000 00000000", "00 01000000 01 01000000 00 07000000", rowbridge.ErrLayout, "m.key", 1},
 	{"bool array short", schemaBools, "00 02000000 00 0100 01", "00 02000000 00 01", rowbridge.ErrCount, "a", 1},
 }
 

@@ -49,7 +49,7 @@ func (s *scanner) fields(cols []*column, p, end int, path string) (int, error) {
 	for i, c := range cols {
 		null := flags[i>>3]&(1<<(i&7)) != 0
 		if null && c.notNull {
-			return 0, s.fail(c.node.Path, flagsAt+i>>3, rowbridge.ErrLayout, "null in a NOT NULL field")
+			return 0, s.fail(c.node.Path, flagsAt+(i>>3), rowbridge.ErrLayout, "null in a NOT NULL field")
 		}
 		if c.width > 0 { // fixed-width fields keep their bytes when null
 			if c.width > end-p {
@@ -160,6 +160,9 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 
 	switch {
 	case e.node.Kind == arrowvec.KindNull:
+		if !e.node.Nullable && n > 0 { // e.g. MAP<VOID, ...>: Arrow cannot hold null keys
+			return 0, s.fail(e.node.Path, p, rowbridge.ErrLayout, "%d elements of type null declared NOT NULL", n)
+		}
 		for range n {
 			e.appendNull()
 		}
