@@ -244,7 +244,11 @@ func inspect(src batchSource, what string, rows int, count, jsonl bool, out io.W
 		}
 		b.WriteString("\n")
 	default:
-		fmt.Fprintf(&b, "Rows: showing the first %d; more follow (--count counts them all)\n", shown)
+		fmt.Fprintf(&b, "Rows: more than %d", shown)
+		if shown > 0 {
+			fmt.Fprintf(&b, ", showing the first %d", shown)
+		}
+		b.WriteString(" (--count counts them all)\n")
 	}
 	if shown > 0 {
 		b.WriteString("\n")
