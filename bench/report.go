@@ -12,16 +12,16 @@ import (
 // WriteTable prints results as folly-style tables, one per group in the
 // order the groups first appear: time per iteration, relative to the
 // group's reference (blank for the reference itself and where it was not
-// measured), rows per second, ns per row, Velox's ns per row and the
-// encoded bytes per row where known, and heap bytes and allocations per
-// iteration.
+// measured), rows per second, ns per row (wall clock and process CPU),
+// Velox's ns per row and the encoded bytes per row where known, and heap
+// bytes and allocations per iteration.
 func WriteTable(w io.Writer, results []Result) error {
-	header := []string{"time/iter", "relative", "rows/s", "ns/row", "velox ns/row", "bytes/row", "B/iter", "allocs/iter"}
+	header := []string{"time/iter", "relative", "rows/s", "ns/row", "cpu ns/row", "velox ns/row", "bytes/row", "B/iter", "allocs/iter"}
 	nameWidth := 40
 	for _, r := range results {
 		nameWidth = max(nameWidth, len(r.Name), len(r.Group))
 	}
-	widths := []int{10, 9, 9, 8, 12, 9, 9, 11}
+	widths := []int{10, 9, 9, 8, 10, 12, 9, 9, 11}
 	lineLen := nameWidth
 	for _, wd := range widths {
 		lineLen += 2 + wd
@@ -48,6 +48,7 @@ func WriteTable(w io.Writer, results []Result) error {
 				formatRelative(r),
 				formatCount(r.RowsPerSec),
 				formatFloat(r.NsPerRow),
+				formatFloat(r.CPUNsPerRow),
 				formatFloat(r.VeloxNsPerRow),
 				formatFloat(r.EncodedBytesPerRow),
 				formatCount(r.BytesPerOp),

@@ -26,10 +26,11 @@ func TestMeasureGrowsToTarget(t *testing.T) {
 	c := Case{Group: "g", Name: "n", Rows: 10, Setup: func(memory.Allocator) (func() error, func()) {
 		return func() error { calls++; time.Sleep(100 * time.Microsecond); return nil }, func() {}
 	}}
-	r, err := Measure(c, memory.DefaultAllocator, 20*time.Millisecond)
+	const target = 40 * time.Millisecond
+	r, err := Measure(c, memory.DefaultAllocator, target)
 	require.NoError(t, err)
-	assert.Greater(t, r.Iterations, 10, "a 100µs case timed for 20ms needs many iterations")
-	assert.GreaterOrEqual(t, calls, r.Iterations+1, "warm-up plus the reported round")
+	assert.Greater(t, r.Iterations, 1, "a 100µs case needs many iterations per 10ms epoch")
+	assert.GreaterOrEqual(t, calls, 1+Epochs*r.Iterations, "warm-up plus Epochs rounds")
 	assert.GreaterOrEqual(t, r.NsPerOp, 100e3)
 	assert.InDelta(t, r.NsPerOp/10, r.NsPerRow, 1e-6)
 	assert.InDelta(t, 1e9/r.NsPerRow, r.RowsPerSec, 1e-3)
@@ -150,4 +151,27 @@ func TestPlotPanels(t *testing.T) {
 	assert.Equal(t, 23.1, dec.values["velox (published)"]["fixedWidth5"])
 	assert.Equal(t, []string{"try_cast(valid)"}, panels[2].categories)
 	assert.Equal(t, []string{"cast_int"}, panels[2].series)
+}
+
+func TestMeasureCPUTime(t *testing.T) {
+	if processCPU() == 0 {
+		t.Skip("no process CPU clock here")
+	}
+	sink := 0
+	busy := Case{Group: "g", Name: "busy", Rows: 1, Setup: func(memory.Allocator) (func() error, func()) {
+		return func() error {
+			for i := range 200_000 {
+				sink += i ^ sink
+			}
+			return nil
+		}, func() {}
+	}}
+	r, err := Measure(busy, memory.DefaultAllocator, 40*time.Millisecond)
+	require.NoError(t, err)
+	assert.Positive(t, r.CPUNsPerRow, "a busy loop uses CPU")
+	// Sleeping costs wall time, not CPU.
+	r, err = Measure(sleepCase("g", "sleep", 1, 2*time.Millisecond), memory.DefaultAllocator, 40*time.Millisecond)
+	require.NoError(t, err)
+	assert.Less(t, r.CPUNsPerRow, r.NsPerRow/2)
+	_ = sink
 }

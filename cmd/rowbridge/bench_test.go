@@ -28,11 +28,11 @@ func TestBenchTableAndPNG(t *testing.T) {
 			unsafe = strings.Fields(l)
 		}
 	}
-	// name, time, relative, rows/s, ns/row, velox, bytes/row (80: spec §6.4), B, allocs
-	require.Len(t, unsafe, 9, text)
+	// name, time, relative, rows/s, ns/row, cpu ns/row, velox, bytes/row (80: spec §6.4), B, allocs
+	require.Len(t, unsafe, 10, text)
 	assert.True(t, strings.HasSuffix(unsafe[2], "%"), unsafe[2])
-	assert.Equal(t, "33.9", unsafe[5])
-	assert.Equal(t, "80.0", unsafe[6])
+	assert.Equal(t, "33.9", unsafe[6])
+	assert.Equal(t, "80.0", unsafe[7])
 	assert.NotContains(t, text, "compact_", "the filter keeps two cases")
 
 	img, err := os.ReadFile(png)
