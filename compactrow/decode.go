@@ -50,6 +50,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	if err := s.scanRows(rows); err != nil {
 		return nil, err
 	}
+	s.prefixPositions(rows)
 	cols := make([]arrow.ArrayData, len(s.top))
 	for i, c := range s.top {
 		cols[i] = fill(d.mem, c, rows)
@@ -120,7 +121,11 @@ func (c *column) appendNull() {
 
 // decodeScratch is one Decode call's reusable state.
 type decodeScratch struct {
-	top     []*column // one per top-level field
+	top []*column // one per top-level field
+	// The first prefix top-level fields are fixed-width, so they sit at the
+	// same offset in every row (prefixEnd is the first byte after them).
+	// The scan pass skips them; prefixPositions fills their positions.
+	prefix, prefixEnd int
 	all     []*column
 	tracked []*column // columns needing per-row bookkeeping: unaligned or string
 	ident   []int32   // ident[r] = r+1, the rowEnd of aligned columns
@@ -144,6 +149,14 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	}
 	for _, f := range plan.Fields {
 		s.top = append(s.top, build(f, true))
+	}
+	s.prefixEnd = nullBytes(len(s.top))
+	for _, c := range s.top {
+		if c.width < 0 {
+			break
+		}
+		s.prefix++
+		s.prefixEnd += c.width
 	}
 	return s
 }
@@ -176,7 +189,16 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 			return &rowbridge.DecodeError{Row: r, Offset: -1, Err: fmt.Errorf("%w: row of %d bytes exceeds 2 GiB", rowbridge.ErrLayout, len(row))}
 		}
 		sc := scanner{row: row, r: r}
-		end, err := sc.fields(s.top, 0, len(row), "")
+		if len(row) < s.prefixEnd {
+			if _, err := sc.fields(s.top, 0, len(row), ""); err != nil {
+				return err // the precise error for the short row
+			}
+			return sc.fail("", len(row), rowbridge.ErrTruncated, "row of %d bytes, schema needs at least %d", len(row), s.prefixEnd)
+		}
+		if err := s.prefixNulls(&sc); err != nil {
+			return err
+		}
+		end, err := sc.fieldsFrom(s.top, s.prefix, 0, s.prefixEnd, len(row))
 		if err != nil {
 			return err
 		}
@@ -194,4 +216,49 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 		}
 	}
 	return nil
+}
+
+// prefixNulls counts the nulls of the fixed prefix fields in one row. Rows
+// whose null flags are all clear cost one look at those bytes.
+func (s *decodeScratch) prefixNulls(sc *scanner) error {
+	flags := sc.row[:nullBytes(s.prefix)]
+	for _, f := range flags {
+		if f == 0 {
+			continue
+		}
+		for i, c := range s.top[:s.prefix] {
+			if flags[i>>3]&(1<<(i&7)) == 0 {
+				continue
+			}
+			if c.notNull {
+				return sc.fail(c.node.Path, i>>3, rowbridge.ErrLayout, "null in a NOT NULL field")
+			}
+			c.nulls++
+		}
+		return nil
+	}
+	return nil
+}
+
+// prefixPositions records the positions of the fixed prefix fields, which
+// the scan pass skipped, for the fill pass.
+func (s *decodeScratch) prefixPositions(rows [][]byte) {
+	off := nullBytes(len(s.top))
+	for i, c := range s.top[:s.prefix] {
+		c.pos = c.pos[:len(rows)]
+		fb, mask := i>>3, byte(1)<<(i&7)
+		if c.nulls == 0 {
+			for r := range c.pos {
+				c.pos[r] = int32(off)
+			}
+		} else {
+			for r, row := range rows {
+				c.pos[r] = int32(off)
+				if row[fb]&mask != 0 {
+					c.pos[r] = -1
+				}
+			}
+		}
+		off += c.width
+	}
 }

@@ -43,10 +43,15 @@ func (s *scanner) fields(cols []*column, p, end int, path string) (int, error) {
 	if nb > end-p {
 		return 0, s.short(path, p, end, nb, "null flags")
 	}
-	flagsAt := p
-	flags := s.row[p : p+nb]
-	p += nb
-	for i, c := range cols {
+	return s.fieldsFrom(cols, 0, p, p+nb, end)
+}
+
+// fieldsFrom scans cols[first:] of a struct whose null flags are at flagsAt,
+// the first of those fields starting at p.
+func (s *scanner) fieldsFrom(cols []*column, first, flagsAt, p, end int) (int, error) {
+	flags := s.row[flagsAt : flagsAt+nullBytes(len(cols))]
+	for i := first; i < len(cols); i++ {
+		c := cols[i]
 		null := flags[i>>3]&(1<<(i&7)) != 0
 		if null && c.notNull {
 			return 0, s.fail(c.node.Path, flagsAt+(i>>3), rowbridge.ErrLayout, "null in a NOT NULL field")
