@@ -126,9 +126,9 @@ type decodeScratch struct {
 	// same offset in every row (prefixEnd is the first byte after them).
 	// The scan pass skips them; prefixPositions fills their positions.
 	prefix, prefixEnd int
-	all     []*column
-	tracked []*column // columns needing per-row bookkeeping: unaligned or string
-	ident   []int32   // ident[r] = r+1, the rowEnd of aligned columns
+	all               []*column
+	tracked           []*column // columns needing per-row bookkeeping: unaligned or string
+	ident             []int32   // ident[r] = r+1, the rowEnd of aligned columns
 }
 
 func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
