@@ -64,10 +64,10 @@ func BenchmarkDigitsVsParseInt(b *testing.B) {
 			}
 		}
 	})
-	b.Run("digits", func(b *testing.B) {
+	b.Run("parseInt", func(b *testing.B) {
 		for b.Loop() {
 			for _, v := range vals {
-				x, _, _ := quickInt(v, 32)
+				x, _ := parseInt(v, 32, Presto)
 				sink += x
 			}
 		}

@@ -73,47 +73,30 @@ func fromStrings[O offset](from, to arrow.DataType) kernel {
 }
 
 // parseInts is the hot loop of the Velox benchmark, written out without a
-// per-row closure: quickInt settles the common strings inline, and the
-// all-valid input (the common case) skips the validity test.
+// per-row closure: an empty string fails without a call, parseInt settles
+// the common strings before the full parser, and the all-valid input (the
+// common case) skips the validity test.
 func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[T](c.mem, n)
 	width, d := intWidth(to), c.d
 	offs, data, vals, bits := s.offs, s.data, o.vals[:n], o.validity
+	valid, bit0 := s.valid, s.bit0
 	clear(bits)
-	if s.valid == nil {
-		for i := range vals {
-			str := data[offs[i]:offs[i+1]]
-			v, ok, handled := quickInt(str, width)
-			if !handled {
-				v, ok = ParseInt(str, width, d)
-			}
-			if ok {
-				bits[i>>3] |= 1 << (i & 7)
-			} else {
-				v = 0
-			}
-			vals[i] = T(v)
-		}
-		return o.finish(to, n)
-	}
 	for i := range vals {
-		var v int64
-		ok := false
-		if bitutil.BitIsSet(s.valid, s.bit0+i) {
-			str := data[offs[i]:offs[i+1]]
-			var handled bool
-			if v, ok, handled = quickInt(str, width); !handled {
-				v, ok = ParseInt(str, width, d)
-			}
+		lo, hi := offs[i], offs[i+1]
+		if hi <= lo || (valid != nil && !bitutil.BitIsSet(valid, bit0+i)) {
+			vals[i] = 0
+			continue
 		}
-		if ok {
-			bits[i>>3] |= 1 << (i & 7)
-		} else {
-			v = 0
+		v, ok := parseInt(data[lo:hi], width, d)
+		if !ok {
+			vals[i] = 0
+			continue
 		}
 		vals[i] = T(v)
+		bits[i>>3] |= 1 << (i & 7)
 	}
 	return o.finish(to, n)
 }
@@ -259,29 +242,29 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 	}
 }
 
-// quickInt settles the two commonest strings before the full parser: 1 to
+// parseInt is ParseInt with the two commonest strings settled first: 1 to
 // 18 ASCII digits and nothing else, which every dialect reads the same way
 // (no sign, nothing to trim, no fraction), and a string whose first byte is
 // printable ASCII that no dialect trims and no number starts with (like
-// "$" or "abc"), which every dialect rejects. handled is false for any
-// other string, which goes to ParseInt; TestQuickIntAgreesWithParseInt
-// holds the two to the same answers.
-func quickInt(s []byte, width int) (v int64, ok, handled bool) {
+// "$" or "abc"), which every dialect rejects. TestParseIntShortcuts holds
+// it to ParseInt's answers.
+func parseInt(s []byte, width int, d Dialect) (int64, bool) {
 	if len(s) == 0 || len(s) > 18 {
-		return 0, false, len(s) == 0
+		return ParseInt(s, width, d)
 	}
 	if c := s[0]; c > ' ' && c < 0x7f && (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' {
-		return 0, false, true
+		return 0, false
 	}
+	var v int64
 	for _, c := range s {
 		c -= '0'
 		if c > 9 {
-			return 0, false, false
+			return ParseInt(s, width, d)
 		}
 		v = v*10 + int64(c)
 	}
 	if v > 1<<(width-1)-1 {
-		return 0, false, true
+		return 0, false
 	}
-	return v, true, true
+	return v, true
 }

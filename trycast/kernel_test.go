@@ -12,38 +12,27 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// TestQuickIntAgreesWithParseInt: the kernel's shortcut must give
-// ParseInt's answer for every string it settles, in every dialect and width.
-func TestQuickIntAgreesWithParseInt(t *testing.T) {
+// TestParseIntShortcuts: the kernel's parseInt must give ParseInt's answer
+// for every string, in every dialect and width.
+func TestParseIntShortcuts(t *testing.T) {
 	var inputs []string
 	for c := 0; c < 256; c++ {
-		b := string(rune(c))
-		if c >= 0x80 {
-			b = string([]byte{byte(c)})
-		}
-		inputs = append(inputs, b, b+"1", "1"+b, b+"12", " "+b)
+		b := string([]byte{byte(c)})
+		inputs = append(inputs, b, b+"1", "1"+b, b+"12", " "+b, "12"+b+"3")
 	}
 	inputs = append(inputs, "", "0", "007", "127", "128", "255", "32767", "32768",
 		"2147483647", "2147483648", "9223372036854775807", "999999999999999999",
-		"1000000000000000000", "99999999999999999999", "12.5", ".5", "1e3", "٣")
-	checked := 0
+		"1000000000000000000", "99999999999999999999", "12.5", ".5", "1e3", "٣", " 12 ")
 	for _, s := range inputs {
 		for _, w := range []int{8, 16, 32, 64} {
-			qv, qok, handled := quickInt([]byte(s), w)
-			if !handled {
-				continue
-			}
-			checked++
 			for _, d := range []Dialect{Presto, Spark, SparkANSI} {
+				qv, qok := parseInt([]byte(s), w, d)
 				v, ok := ParseInt([]byte(s), w, d)
 				if ok != qok || (ok && v != qv) {
-					t.Errorf("%q int%d %s: quickInt (%d, %v), ParseInt (%d, %v)", s, w, d, qv, qok, v, ok)
+					t.Errorf("%q int%d %s: parseInt (%d, %v), ParseInt (%d, %v)", s, w, d, qv, qok, v, ok)
 				}
 			}
 		}
-	}
-	if checked < 500 {
-		t.Fatalf("only %d strings settled by quickInt", checked)
 	}
 }
 
