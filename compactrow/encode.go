@@ -22,7 +22,7 @@ type Encoder struct {
 	plan     *arrowvec.Plan
 	fixedRow int  // null flags plus the widths of the fixed top-level fields
 	allFixed bool // every row has size fixedRow
-	cursors  sync.Pool
+	writers  sync.Pool // *columnWriter
 }
 
 // NewEncoder returns an Encoder for batches of schema. It fails with
@@ -42,7 +42,7 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 			e.allFixed = false
 		}
 	}
-	e.cursors.New = func() any { return new([]int) }
+	e.writers.New = func() any { return new(columnWriter) }
 	return e, nil
 }
 
@@ -81,19 +81,19 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	dst.Data = slices.Grow(dst.Data, total)[:base+total]
 	clear(dst.Data[base:])
 
-	cp := e.cursors.Get().(*[]int)
-	defer e.cursors.Put(cp)
-	cur := slices.Grow((*cp)[:0], n)[:n]
-	*cp = cur
+	w := e.writers.Get().(*columnWriter)
+	defer e.writers.Put(w)
+	w.reset(dst.Data, n)
 	nb := nullBytes(len(srcs))
-	for r := range cur {
-		cur[r] = offs[r] + nb
+	for r := range w.cur {
+		w.cur[r] = offs[r] + nb
 	}
 	for f, s := range srcs {
-		if err := writeColumn(s, f, dst.Data, offs, cur); err != nil {
+		if err := w.column(s, f, offs[:n], true); err != nil {
 			return orig, err
 		}
 	}
+	w.data = nil
 	return dst, nil
 }
 
@@ -141,43 +141,8 @@ func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
 	return nil
 }
 
-// writeColumn writes top-level field f of every row at the row cursors and
-// advances them; a null sets the field's flag in the row's null bytes.
-func writeColumn(s *source, f int, data []byte, offs, cur []int) error {
-	flag, fb := byte(1)<<(f&7), f>>3
-	if s.width < 0 {
-		var err error
-		for r, p := range cur {
-			if !s.isValid(r) {
-				if s.notNull {
-					return atRow(s.nullError(), r)
-				}
-				data[offs[r]+fb] |= flag
-			} else if cur[r], err = s.write(r, data, p); err != nil {
-				return atRow(err, r)
-			}
-		}
-		return nil
-	}
-	if s.valid == nil && copyColumn(s, data, cur) {
-		return nil
-	}
-	for r, p := range cur {
-		if !s.isValid(r) {
-			if s.notNull {
-				return atRow(s.nullError(), r)
-			}
-			data[offs[r]+fb] |= flag
-		} else if err := s.putFixed(r, data[p:]); err != nil {
-			return atRow(err, r)
-		}
-		cur[r] = p + s.width
-	}
-	return nil
-}
-
-// copyColumn is the fast path for a top-level fixed-width column without
-// nulls whose Arrow values are its CompactRow bytes. It reports false for
+// copyColumn is the fast path for a fixed-width column present in every row
+// without nulls whose Arrow values are its CompactRow bytes. It reports false for
 // kinds it does not handle.
 func copyColumn(s *source, data []byte, cur []int) bool {
 	switch w := s.width; {
