@@ -20,8 +20,8 @@ import (
 // precomputed per-row cursors, reading the Arrow buffers directly.
 type Encoder struct {
 	plan     *arrowvec.Plan
-	fixedRow int  // null flags plus the widths of the fixed top-level fields
-	allFixed bool // every row has size fixedRow
+	fixedRow int       // null flags plus the widths of the fixed top-level fields
+	allFixed bool      // every row has size fixedRow
 	writers  sync.Pool // *columnWriter
 }
 
