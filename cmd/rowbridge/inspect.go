@@ -62,10 +62,23 @@ func inspectFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if format == "" && schema != "" {
 			return usagef("--schema needs --format unsaferow or compactrow")
 		}
-		if format == formatArrow {
-			if err := rejectRowFlags(fs); err != nil {
-				return err
+		// Row-stream flags are checked before the input is opened.
+		var (
+			layout streamLayout
+			sc     *arrow.Schema
+			err    error
+		)
+		switch format {
+		case formatArrow:
+			err = rejectRowFlags(fs)
+		case "":
+		default:
+			if layout, err = stream.resolve(); err == nil {
+				sc, err = loadSchema(schema)
 			}
+		}
+		if err != nil {
+			return err
 		}
 		in, closeIn, err := openInput(e, args)
 		if err != nil {
@@ -94,7 +107,7 @@ func inspectFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if format == formatArrow {
 			src, what, err = openArrowInput(in, br)
 		} else {
-			src, what, err = openRowInput(&stream, schema, br, batchRows)
+			src, what, err = openRowInput(layout, sc, br, batchRows)
 		}
 		if err != nil {
 			return err
@@ -150,15 +163,7 @@ func describeArrow(batches int) string {
 	return fmt.Sprintf("Arrow IPC file, %d record batches", batches)
 }
 
-func openRowInput(stream *streamFlags, schema string, in io.Reader, batchRows int) (batchSource, string, error) {
-	layout, err := stream.resolve()
-	if err != nil {
-		return nil, "", err
-	}
-	sc, err := loadSchema(schema)
-	if err != nil {
-		return nil, "", err
-	}
+func openRowInput(layout streamLayout, sc *arrow.Schema, in io.Reader, batchRows int) (batchSource, string, error) {
 	rr, err := newRowReader(layout, in, sc, batchRows, memory.DefaultAllocator)
 	if err != nil {
 		return nil, "", err

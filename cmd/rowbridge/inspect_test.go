@@ -274,6 +274,7 @@ func TestInspectErrors(t *testing.T) {
 		{"unknown flag", nil, []string{"--head"}, 2, "rowbridge inspect: flag provided but not defined: -head (see 'rowbridge inspect -h')"},
 		{"empty", nil, nil, 1, "rowbridge inspect: the input is empty"},
 		{"forced arrow on rows", sampleRows, []string{"--format", "arrow"}, 1, "rowbridge inspect: reading Arrow IPC stream: …"},
+		{"flags before the input", nil, []string{"--format", "unsaferow", filepath.Join(t.TempDir(), "absent.bin")}, 2, "rowbridge inspect: --schema is required…"},
 		{"missing file", nil, []string{filepath.Join(t.TempDir(), "absent.arrow")}, 1, "rowbridge inspect: open …"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
