@@ -37,6 +37,7 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		to, out   string
 	)
 	stream.declare(fs)
+	noProgress := declareProgress(fs)
 	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE to read it from a file (required)")
 	fs.IntVar(&batchRows, "batch-rows", 4096, "most rows per Arrow record batch")
 	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file or jsonl")
@@ -67,11 +68,13 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		defer closeIn()
+		prog, in := startProgress(e, "decode", in, *noProgress)
+		defer prog.done()
 		o, err := createOutput(e, out)
 		if err != nil {
 			return err
 		}
-		return o.finish(decode(layout, in, sc, batchRows, sink, o))
+		return o.finish(decode(layout, in, sc, batchRows, sink, o, prog))
 	}
 }
 
@@ -98,7 +101,7 @@ func loadSchema(s string) (*arrow.Schema, error) {
 	return sc, nil
 }
 
-func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, sink sink, out io.Writer) error {
+func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, sink sink, out io.Writer, prog *progress) error {
 	mem := memory.DefaultAllocator
 	rr, err := newRowReader(l, in, schema, batchRows, mem)
 	if err != nil {
@@ -113,6 +116,7 @@ func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, s
 		if err := w.Write(rr.RecordBatch()); err != nil {
 			return err
 		}
+		prog.addRows(rr.RecordBatch().NumRows())
 	}
 	if err := rr.Err(); err != nil {
 		return err

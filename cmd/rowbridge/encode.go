@@ -32,6 +32,7 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		out    string
 	)
 	stream.declare(fs)
+	noProgress := declareProgress(fs)
 	fs.StringVar(&flavor, "flavor", "spark", "unsaferow only: whose bytes to write, spark (exactly Spark's) or velox (Velox's)")
 	fs.StringVar(&out, "o", "", "output file (default stdout)")
 	return func(e *env, args []string) error {
@@ -54,11 +55,13 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		defer closeIn()
+		prog, in := startProgress(e, "encode", in, *noProgress)
+		defer prog.done()
 		o, err := createOutput(e, out)
 		if err != nil {
 			return err
 		}
-		return o.finish(encode(layout, fl, in, o))
+		return o.finish(encode(layout, fl, in, o, prog))
 	}
 }
 
@@ -129,7 +132,7 @@ func (s *fileSource) Next() (arrow.RecordBatch, bool, error) {
 	return rec, true, nil
 }
 
-func encode(l streamLayout, flavor unsaferow.Flavor, in io.Reader, out io.Writer) error {
+func encode(l streamLayout, flavor unsaferow.Flavor, in io.Reader, out io.Writer, prog *progress) error {
 	mem := memory.DefaultAllocator
 	src, err := openArrow(in, mem)
 	if err != nil {
@@ -151,5 +154,6 @@ func encode(l streamLayout, flavor unsaferow.Flavor, in io.Reader, out io.Writer
 		if err := w.Write(rec); err != nil {
 			return err
 		}
+		prog.addRows(rec.NumRows())
 	}
 }
