@@ -242,24 +242,33 @@ func firstSet(bits []byte, n int) int {
 	return -1
 }
 
+// unsupportedPair is built only when a pair fails: checkPair runs on
+// every call, and fmt.Errorf would cost more than a small cast.
+type unsupportedPair struct{ from, to arrow.DataType }
+
+func (e *unsupportedPair) Error() string {
+	return fmt.Sprintf("%v: try_cast from %s to %s", arrow.ErrNotImplemented, e.from, e.to)
+}
+
+func (e *unsupportedPair) Unwrap() error { return arrow.ErrNotImplemented }
+
 // checkPair reports whether from -> to is supported, recursing into nested
 // types, so that a cast never fails half-way.
 func checkPair(from, to arrow.DataType) error {
 	if arrow.TypeEqual(from, to) {
 		return nil
 	}
-	unsupported := fmt.Errorf("%w: try_cast from %s to %s", arrow.ErrNotImplemented, from, to)
 	switch to.ID() {
 	case arrow.LIST, arrow.LARGE_LIST:
 		if from.ID() != to.ID() {
-			return unsupported
+			return &unsupportedPair{from, to}
 		}
 		return checkPair(from.(arrow.ListLikeType).Elem(), to.(arrow.ListLikeType).Elem())
 	case arrow.STRUCT:
 		fs, ok := from.(*arrow.StructType)
 		ts := to.(*arrow.StructType)
 		if !ok || fs.NumFields() != ts.NumFields() {
-			return unsupported
+			return &unsupportedPair{from, to}
 		}
 		for i := range ts.Fields() {
 			if err := checkPair(fs.Field(i).Type, ts.Field(i).Type); err != nil {
@@ -270,7 +279,7 @@ func checkPair(from, to arrow.DataType) error {
 	case arrow.MAP:
 		fm, ok := from.(*arrow.MapType)
 		if !ok {
-			return unsupported
+			return &unsupportedPair{from, to}
 		}
 		tm := to.(*arrow.MapType)
 		if err := checkPair(fm.KeyType(), tm.KeyType()); err != nil {
@@ -282,10 +291,10 @@ func checkPair(from, to arrow.DataType) error {
 		if from.(*arrow.TimestampType).Unit == to.(*arrow.TimestampType).Unit {
 			return nil
 		}
-		return unsupported
+		return &unsupportedPair{from, to}
 	}
 	if flatKernel(from, to) == nil {
-		return unsupported
+		return &unsupportedPair{from, to}
 	}
 	return nil
 }
