@@ -61,6 +61,24 @@ var goldenCases = []struct {
 			03 00 00 00 00 01 00 00 00 02 00 00 00 03 00 00 00 |
 			02 00 00 00 00 04 00 00 00 05 00 00 00 |
 			01 00 00 00 00 06 00 00 00`}},
+	// Not in the spec's examples; derived from the §4 rules.
+	{"null nested struct takes no bytes", fields(nf("s", arrow.StructOf(nf("x", arrow.PrimitiveTypes.Int32))), nf("b", arrow.PrimitiveTypes.Int64)),
+		`[{"s":null,"b":5}]`,
+		[]string{"01 | 05 00 00 00 00 00 00 00"}},
+	{"boolean array one byte per element", fields(nf("a", arrow.ListOf(arrow.FixedWidthTypes.Boolean))),
+		`[{"a":[true,null,false]}]`,
+		[]string{"00 | 03 00 00 00 | 02 | 01 00 00"}},
+	{"all-null struct array keeps size and zero offsets", fields(nf("a", arrow.ListOf(arrow.StructOf(nf("x", arrow.PrimitiveTypes.Int32))))),
+		`[{"a":[null,null]}]`,
+		[]string{"00 | 02 00 00 00 | 03 | 08 00 00 00 | 00 00 00 00 00 00 00 00"}},
+	{"empty map is two empty arrays", fields(nf("m", arrow.MapOf(arrow.BinaryTypes.String, arrow.PrimitiveTypes.Int64))),
+		`[{"m":[]},{"m":null}]`,
+		[]string{"00 | 00 00 00 00 | 00 00 00 00", "01"}},
+	{"nine fields take two null bytes", fields(nf("a", arrow.PrimitiveTypes.Int8), nf("b", arrow.PrimitiveTypes.Int8), nf("c", arrow.PrimitiveTypes.Int8),
+		nf("d", arrow.PrimitiveTypes.Int8), nf("e", arrow.PrimitiveTypes.Int8), nf("f", arrow.PrimitiveTypes.Int8), nf("g", arrow.PrimitiveTypes.Int8),
+		nf("h", arrow.PrimitiveTypes.Int8), nf("i", arrow.BinaryTypes.Binary)),
+		`[{"a":1,"b":null,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":null}]`,
+		[]string{"02 01 | 01 00 03 04 05 06 07 08"}},
 }
 
 func TestGolden(t *testing.T) {
