@@ -17,8 +17,13 @@ func init() {
 	register(&command{
 		name:    "decode",
 		summary: "decode an UnsafeRow or CompactRow stream into Arrow IPC or JSON lines",
-		usage:   "--format unsaferow|compactrow --schema SCHEMA [--framing spark|velox] [--codec C] [--batch-rows N] [--to arrow-stream|arrow-file|jsonl] [-o OUT] [IN]",
-		flags:   decodeFlags,
+		usage:   "--format unsaferow|compactrow --schema SCHEMA [--framing spark|velox] [--codec C] [--batch-rows N] [--to arrow-stream|arrow-file|jsonl] [-o OUT] [--no-progress] [IN]",
+		examples: []string{
+			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to jsonl testdata/sample/unsaferow-spark.bin`,
+			`rowbridge decode --format compactrow --framing velox --codec lz4 --schema @testdata/sample/schema.ddl --to arrow-file -o rows.arrow testdata/sample/compactrow-velox-lz4.bin`,
+			`rowbridge decode --format unsaferow --schema 'id BIGINT, name STRING' --batch-rows 1024 < rows.bin > rows.arrow   # stdin to stdout, an Arrow IPC stream`,
+		},
+		flags: decodeFlags,
 	})
 }
 

@@ -26,7 +26,11 @@ func init() {
 		name:    "demo",
 		summary: "decode the bundled sample UnsafeRow stream and print it as a table",
 		usage:   "",
-		flags:   demoFlags,
+		examples: []string{
+			`rowbridge demo`,
+			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to jsonl testdata/sample/unsaferow-spark.bin   # the same sample from its file, as JSON lines`,
+		},
+		flags: demoFlags,
 	})
 }
 

@@ -17,8 +17,13 @@ func init() {
 	register(&command{
 		name:    "encode",
 		summary: "encode an Arrow IPC stream or file into an UnsafeRow or CompactRow stream",
-		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [-o OUT] [IN]",
-		flags:   encodeFlags,
+		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [-o OUT] [--no-progress] [IN]",
+		examples: []string{
+			`rowbridge encode --format compactrow --framing velox --codec lz4 -o rows.bin testdata/sample/sample.arrow`,
+			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow`,
+			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl testdata/sample/unsaferow-spark.bin | rowbridge encode --format unsaferow | cmp - testdata/sample/unsaferow-spark.bin   # exact round trip`,
+		},
+		flags: encodeFlags,
 	})
 }
 

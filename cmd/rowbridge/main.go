@@ -90,10 +90,13 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	switch name {
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if c, ok := commands[args[1]]; ok {
-				printCommandHelp(stdout, c)
-				return exitOK
+			c, ok := commands[args[1]]
+			if !ok {
+				fmt.Fprintf(stderr, "rowbridge help: unknown command %q (run 'rowbridge help')\n", args[1])
+				return exitUsage
 			}
+			printCommandHelp(stdout, c)
+			return exitOK
 		}
 		printHelp(stdout)
 		return exitOK
@@ -173,26 +176,40 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "Usage: rowbridge COMMAND [flags] [args]")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
+	names := commandNames()
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	// The first example of each command, as a taste.
+	fmt.Fprintln(w, "\nExamples (testdata/ paths are in the source repository):")
+	for _, n := range names {
+		if ex := commands[n].examples; len(ex) > 0 {
+			fmt.Fprintf(w, "  %s\n", ex[0])
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Run 'rowbridge COMMAND -h' for a command's flags and more examples.")
+}
+
+func commandNames() []string {
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'rowbridge COMMAND -h' for a command's flags.")
+	return names
 }
 
 func printCommandHelp(w io.Writer, c *command) {
-	fmt.Fprintf(w, "Usage: rowbridge %s %s\n\n%s\n", c.name, c.usage, c.summary)
+	fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("rowbridge "+c.name+" "+c.usage), c.summary)
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	c.flags(fs)
 	if hasFlags(fs) {
 		fmt.Fprintln(w, "\nFlags:")
 		fs.SetOutput(w)
 		fs.PrintDefaults()
+	} else {
+		fmt.Fprintln(w, "\nFlags: none")
 	}
 	if len(c.examples) > 0 {
 		fmt.Fprintln(w, "\nExamples:")
