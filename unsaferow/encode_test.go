@@ -501,13 +501,36 @@ func TestEncodeErrors(t *testing.T) {
 	_, err = enc.Encode(two)
 	two.Release()
 	require.ErrorAs(t, err, &ee)
-	require.Equal(t, 1, ee.Row)
+	require.Equal(t, 0, ee.Row) // MinInt64 fits int64 but not precision 18
 	require.Equal(t, "d", ee.Field)
-	one := rec.NewSlice(0, 1)
-	rows, err := enc.Encode(one)
+	require.ErrorContains(t, err, "exceeds decimal precision 18")
+	one := rec.NewSlice(1, 2)
+	_, err = enc.Encode(one)
 	one.Release()
-	require.NoError(t, err)
-	require.Equal(t, uint64(1)<<63, le64(rows.Row(0)[16:]))
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 0, ee.Row)
+	require.Equal(t, "d", ee.Field) // 2^63 does not fit int64
+
+	// A long decimal beyond its precision fails too, in both flavours.
+	dec20 := &arrow.Decimal128Type{Precision: 20, Scale: 0}
+	lschema := goldenSchema(nullable("l", dec20))
+	lb := array.NewDecimal128Builder(mem, dec20)
+	lb.Append(decimal128.GetScaleMultiplier(19)) // 10^19: fits
+	lb.Append(decimal128.GetScaleMultiplier(20)) // 10^20: does not
+	larr := lb.NewArray()
+	lb.Release()
+	lrec := array.NewRecordBatch(lschema, []arrow.Array{larr}, 2)
+	larr.Release()
+	defer lrec.Release()
+	for _, fl := range []Flavor{Spark, Velox} {
+		lenc, err := NewEncoder(lschema, WithFlavor(fl))
+		require.NoError(t, err)
+		_, err = lenc.Encode(lrec)
+		require.ErrorAs(t, err, &ee, fl.String())
+		require.ErrorIs(t, err, rowbridge.ErrValue)
+		require.Equal(t, 1, ee.Row)
+		require.Equal(t, "l", ee.Field)
+	}
 
 	// A null map key. arrow-go refuses to build such a map, so bind the
 	// key and value arrays straight into a map view.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/bits"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
@@ -170,8 +171,7 @@ func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 		binary.LittleEndian.PutUint64(dst, b)
 	case arrowvec.KindDecimal: // short: the unscaled value as int64
 		lo, hi := v.decimalAt(j)
-		if hi != int64(lo)>>63 {
-			w.fail(v.f, fmt.Errorf("%w: unscaled decimal value does not fit in 64 bits (precision <= 18 is stored as int64)", rowbridge.ErrValue))
+		if !w.decimalFits(v, lo, hi) {
 			return
 		}
 		binary.LittleEndian.PutUint64(dst, lo)
@@ -186,6 +186,9 @@ func (w *encWalker) writeValue(v *encView, j int, dst []byte) int {
 		return copy(dst, v.data[v.offs[j]:v.offs[j+1]])
 	case arrowvec.KindDecimal:
 		lo, hi := v.decimalAt(j)
+		if !w.decimalFits(v, lo, hi) {
+			return 0
+		}
 		return putBigInteger(dst, lo, hi)
 	case arrowvec.KindStruct:
 		head := nullBitsetBytes(len(v.kids))
@@ -285,4 +288,17 @@ func putBigInteger(dst []byte, lo uint64, hi int64) int {
 	binary.BigEndian.PutUint64(be[:8], uint64(hi))
 	binary.BigEndian.PutUint64(be[8:], lo)
 	return copy(dst[:n], be[16-n:])
+}
+
+// decimalFits checks a decimal's unscaled value against its declared
+// precision, failing the encode when it does not fit: the decoders reject
+// such values, so writing them would break the round trip.
+func (w *encWalker) decimalFits(v *encView, lo uint64, hi int64) bool {
+	n := decimal128.New(hi, lo)
+	prec := v.f.prec
+	if a := n.Abs(); a.Sign() < 0 || !a.Less(decimal128.GetScaleMultiplier(int(prec))) {
+		w.fail(v.f, fmt.Errorf("%w: unscaled value %s exceeds decimal precision %d", rowbridge.ErrValue, n.BigInt(), prec))
+		return false
+	}
+	return true
 }

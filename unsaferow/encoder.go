@@ -22,11 +22,9 @@ import (
 // Spark and Velox leave them.
 //
 // Value rules, beyond the plain mapping of spec §8.1:
-//   - A short decimal (precision <= 18) is stored as int64; a value that does
-//     not fit int64 is an EncodeError wrapping rowbridge.ErrValue. A value
-//     beyond its declared precision but within int64 is written as is (Spark
-//     would have nulled it when it was computed; Arrow data is taken as given).
-//   - Long decimals are written as BigInteger bytes whatever their precision.
+//   - A decimal whose unscaled value does not fit its declared precision is
+//     an EncodeError wrapping rowbridge.ErrValue (Spark would have nulled it
+//     when it was computed, and the decoders reject it).
 //   - A null map key is an EncodeError wrapping rowbridge.ErrValue.
 //   - In the Velox flavour null array elements are written as zero bytes
 //     (Velox's bulk copy may leave source bytes there; readers ignore them).
