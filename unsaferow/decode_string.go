@@ -59,7 +59,10 @@ func (st *decodeState) decodeBinary(n *arrowvec.Node, spans []span) (arrow.Array
 }
 
 // isASCII reports whether every byte of b is below 0x80.
-func isASCII(b []byte) bool {
+func isASCII(b []byte) bool { return orBytes(b)&0x8080808080808080 == 0 }
+
+// orBytes ORs the bytes of b into one word, eight lanes at a time.
+func orBytes(b []byte) uint64 {
 	var acc uint64
 	for len(b) >= 32 {
 		acc |= binary.LittleEndian.Uint64(b[0:8]) | binary.LittleEndian.Uint64(b[8:16]) |
@@ -73,5 +76,87 @@ func isASCII(b []byte) bool {
 	for _, c := range b {
 		acc |= uint64(c)
 	}
-	return acc&0x8080808080808080 == 0
+	return acc
+}
+
+// decodeBinarySlots decodes a string or binary field of the structs in
+// spans without a span list: a sizing pass that only loads the size halves
+// of the slot words, then one pass that checks each word, copies the bytes
+// and writes the offset. A total beyond the budget (overlapping values) or
+// a word pointing outside its struct sends the column through the general
+// path, which finds and reports the first bad value exactly as before.
+func (st *decodeState) decodeBinarySlots(f *arrowvec.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
+	total := st.slotSizes(spans, fs)
+	if total > st.budget || total > math.MaxInt32 {
+		return st.decodeOutOfLine(f, spans, fs)
+	}
+	var v arrowvec.Validity
+	v.Reset(st.mem, len(spans))
+	offBuf, offs := arrowvec.NewOffsets(st.mem, len(spans))
+	dataBuf := arrowvec.NewBuffer(st.mem, int(total))
+	ok := copySlotValues(st.rows, spans, fs, offs, dataBuf.Bytes(), &v)
+	if !ok || (f.Kind == arrowvec.KindString && !isASCII(dataBuf.Bytes()) && !validUTF8Values(dataBuf.Bytes(), offs)) {
+		v.Release()
+		offBuf.Release()
+		dataBuf.Release()
+		return st.decodeOutOfLine(f, spans, fs)
+	}
+	validity, nulls := v.Finish()
+	return arrowvec.NewBinaryData(f.Type, len(spans), validity, nulls, offBuf, dataBuf), nil
+}
+
+// slotSizes sums the sizes in the slot words of the non-null values. Sizes
+// are unchecked here; the sum only has to bound the allocation.
+func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
+	var total int64
+	for _, s := range spans {
+		if s.start < 0 {
+			continue
+		}
+		r := st.rows[s.row]
+		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+			continue
+		}
+		p := s.start + fs.slot
+		total += int64(binary.LittleEndian.Uint32(r[p : p+4]))
+	}
+	return total
+}
+
+// copySlotValues copies each non-null value into data (sized by slotSizes)
+// and writes the offsets; it reports false at the first value that does not
+// lie inside its struct.
+func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, v *arrowvec.Validity) bool {
+	offs = offs[:len(spans)+1]
+	pos := 0
+	for k, s := range spans {
+		if s.start >= 0 {
+			r := rows[s.row]
+			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+				p := s.start + fs.slot
+				w := binary.LittleEndian.Uint64(r[p : p+8])
+				start := int64(s.start) + int64(w>>32)
+				end := start + int64(uint32(w))
+				if end > int64(s.end) {
+					return false
+				}
+				pos += copy(data[pos:], r[start:end])
+				offs[k+1] = int32(pos)
+				continue
+			}
+		}
+		v.SetNull(k)
+		offs[k+1] = int32(pos)
+	}
+	return true
+}
+
+// validUTF8Values reports whether every value of a binary column is UTF-8.
+func validUTF8Values(data []byte, offs []int32) bool {
+	for k := 1; k < len(offs); k++ {
+		if !utf8.Valid(data[offs[k-1]:offs[k]]) {
+			return false
+		}
+	}
+	return true
 }

@@ -47,6 +47,8 @@ func (st *decodeState) decodeFields(fields []*arrowvec.Node, spans []span, out [
 			out[i] = arrowvec.NewNullData(len(spans))
 		case isInline(f):
 			out[i], err = st.decodeSlots(f, spans, slot)
+		case f.Kind == arrowvec.KindString || f.Kind == arrowvec.KindBinary:
+			out[i], err = st.decodeBinarySlots(f, spans, slot)
 		default:
 			out[i], err = st.decodeOutOfLine(f, spans, slot)
 		}
