@@ -10,9 +10,9 @@ func TestParseDecimalDialects(t *testing.T) {
 	all := func(v any) [3]any { return [3]any{v, v, v} }
 	spark := func(v any) [3]any { return [3]any{nil, v, v} }
 	cases := []struct {
-		in     string
-		p, s   int32
-		want   [3]any // decimal text at scale s, or nil for NULL
+		in   string
+		p, s int32
+		want [3]any // decimal text at scale s, or nil for NULL
 	}{
 		{"-1.5", 12, 2, all("-1.50")},
 		{"0000.123", 12, 2, all("0.12")},
