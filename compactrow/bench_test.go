@@ -63,12 +63,16 @@ func BenchmarkDecode(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
+				cpu0 := processCPUTime()
 				for b.Loop() {
 					out, err := dec.Decode(slices)
 					if err != nil {
 						b.Fatal(err)
 					}
 					out.Release()
+				}
+				if cpu := processCPUTime() - cpu0; cpu0 > 0 {
+					b.ReportMetric(float64(cpu)/float64(b.N*benchRows), "cpu-ns/row")
 				}
 				report(b, len(rows.Data))
 			})

@@ -2,12 +2,10 @@ package compactrow
 
 import (
 	"fmt"
-	"math"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
@@ -16,8 +14,9 @@ import (
 //
 // Decoding runs in two passes. The scan pass walks every row once, checks
 // every length, count and offset against the bytes present, and records
-// where each value sits (column scratch). The fill pass then builds each
-// column's Arrow buffers at their exact size from those positions.
+// where the values sit (column scratch). The fill pass then builds each
+// column's Arrow buffers at their exact size from those positions, and
+// checks the values themselves (UTF-8, decimal precision) as it copies them.
 type Decoder struct {
 	plan    *arrowvec.Plan
 	mem     memory.Allocator
@@ -42,7 +41,8 @@ func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
 
 // Decode converts rows (one CompactRow each) into a record batch the caller
 // must release. Bad input yields a *rowbridge.DecodeError naming the row,
-// the field path and the byte offset within the row.
+// the field path and the byte offset within the row of the first fault:
+// rows in order, each row in the order its fields and elements are read.
 func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	s := d.scratch.Get().(*decodeScratch)
 	defer d.scratch.Put(s)
@@ -50,10 +50,21 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	if err := s.scanRows(rows); err != nil {
 		return nil, err
 	}
-	s.prefixPositions(rows)
-	cols := make([]arrow.ArrayData, len(s.top))
-	for i, c := range s.top {
-		cols[i] = fill(d.mem, c, rows)
+	f := filler{mem: d.mem, rows: rows}
+	cols := make([]arrow.ArrayData, len(s.top()))
+	for i, c := range s.top() {
+		if cols[i] == nil {
+			cols[i] = f.fill(c)
+		}
+	}
+	if f.bad {
+		// A value failed its check; the precise pass names the first one.
+		if err := s.firstValueError(rows, len(rows)); err != nil {
+			for _, c := range cols {
+				c.Release()
+			}
+			return nil, err
+		}
 	}
 	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
@@ -88,24 +99,70 @@ func fixedWidth(n *arrowvec.Node) int {
 // nullBytes is the size of the null flags of n fields or elements.
 func nullBytes(n int) int { return (n + 7) >> 3 }
 
-// column is the scan-pass record of one schema node: the position of each
-// of its values within its row (-1 when null), and for every row how many
-// values the column holds up to and including that row. Positions are
-// int32 and the slices hold no pointers, so the scratch is cheap to keep.
+// colMode says how the scan pass records where a column's values are.
+type colMode uint8
+
+const (
+	// atPos: pos holds the offset of every value in its row, -1 when null.
+	atPos colMode = iota
+	// inPrefix: a fixed-width field among the leading fixed-width fields of
+	// its struct (or of the row), so it sits at a constant distance (rel)
+	// from the struct's start. Nothing is recorded per value: the struct's
+	// own positions and null flags locate it.
+	inPrefix
+	// inArrays: the fixed-width elements of arrays (or map keys or values),
+	// contiguous after each array's null flags. pos holds the start (the
+	// element count) of every array, n the number of elements.
+	inArrays
+)
+
+// column is the scan-pass record of one schema node. Positions are int32
+// and the slices hold no pointers, so the scratch is cheap to keep.
 type column struct {
-	node     *arrowvec.Node
-	width    int     // fixedWidth(node)
-	pos      []int32 // per value: offset in its row, or -1 when null
-	rowEnd   []int32 // per row: len(pos) once the row is scanned
-	nulls    int
-	bytes    int // string/binary: total payload bytes
-	children []*column
-	// aligned: no list or map above, so value i belongs to row i and
+	node  *arrowvec.Node // nil for the row itself
+	path  string
+	width int // fixedWidth(node)
+	mode  colMode
+
+	// inPrefix: the enclosing struct (or the row), the value's offset from
+	// the struct's start, and its null flag there.
+	parent   *column
+	rel      int
+	flagByte int
+	flagMask byte
+
+	// Structs and the row: the first prefix fields are inPrefix, and the
+	// null flags and those fields take prefixEnd bytes.
+	prefix, prefixEnd int
+
+	pos    []int32 // see colMode
+	rowEnd []int32 // per row: len(pos) once the row is scanned
+	n      int     // inArrays: elements so far
+	nulls  int
+	bytes  int // string/binary: total payload bytes
+	// aligned: no list or map above, so entry i belongs to row i and
 	// rowEnd is the shared identity rather than tracked per row.
 	aligned bool
 	// notNull: the field is declared NOT NULL (map keys always are), so a
 	// null flag for it is an error. UNKNOWN is exempt: it is always null.
 	notNull bool
+	// check: strings and decimals, whose values are checked (UTF-8,
+	// precision) beyond their layout.
+	check     bool
+	bytesKind bool // string or binary
+	decimal   decimalLimit
+	children  []*column
+}
+
+// length is the number of values the column holds after the scan.
+func (c *column) length() int {
+	switch c.mode {
+	case inPrefix:
+		return len(c.parent.pos)
+	case inArrays:
+		return c.n
+	}
+	return len(c.pos)
 }
 
 func (c *column) appendNull() {
@@ -114,151 +171,116 @@ func (c *column) appendNull() {
 	if c.node.Kind == arrowvec.KindStruct {
 		// A null struct's fields are null too, keeping child lengths aligned.
 		for _, ch := range c.children {
-			ch.appendNull()
+			if ch.mode == inPrefix {
+				ch.nulls++
+			} else {
+				ch.appendNull()
+			}
 		}
 	}
 }
 
 // decodeScratch is one Decode call's reusable state.
 type decodeScratch struct {
-	top []*column // one per top-level field
-	// The first prefix top-level fields are fixed-width, so they sit at the
-	// same offset in every row (prefixEnd is the first byte after them).
-	// The scan pass skips them; prefixPositions fills their positions.
-	prefix, prefixEnd int
-	all               []*column
-	tracked           []*column // columns needing per-row bookkeeping: unaligned or string
-	ident             []int32   // ident[r] = r+1, the rowEnd of aligned columns
+	row       column    // the row as a struct of the top-level fields; its pos is all 0
+	all       []*column // every column but the row
+	tracked   []*column // columns that could reach Arrow's limits: unaligned or string
+	unaligned []*column // columns under a list or map, whose rowEnd is kept per row
+	checked   []*column // columns whose values are checked: strings, decimals
+	ident     []int32   // ident[r] = r+1, the rowEnd of aligned columns
+	zeros     []int32   // the position of the row in the row, for every row
 }
+
+func (s *decodeScratch) top() []*column { return s.row.children }
 
 func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	s := &decodeScratch{}
-	var build func(n *arrowvec.Node, aligned bool) *column
-	build = func(n *arrowvec.Node, aligned bool) *column {
-		c := &column{node: n, width: fixedWidth(n), aligned: aligned,
-			notNull: !n.Nullable && n.Kind != arrowvec.KindNull}
-		s.all = append(s.all, c)
-		if !aligned || n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindBinary {
-			s.tracked = append(s.tracked, c)
+	var build func(n *arrowvec.Node, aligned, element bool) *column
+	build = func(n *arrowvec.Node, aligned, element bool) *column {
+		c := &column{node: n, path: n.Path, width: fixedWidth(n), aligned: aligned,
+			notNull:   !n.Nullable && n.Kind != arrowvec.KindNull,
+			check:     n.Kind == arrowvec.KindString,
+			bytesKind: n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindBinary}
+		if element && c.width >= 0 {
+			c.mode = inArrays
 		}
-		childAligned := aligned && n.Kind == arrowvec.KindStruct
-		for _, ch := range n.Children {
-			c.children = append(c.children, build(ch, childAligned))
+		if n.Kind == arrowvec.KindDecimal {
+			c.decimal = newDecimalLimit(n)
+		}
+		s.all = append(s.all, c)
+		switch n.Kind {
+		case arrowvec.KindStruct:
+			for _, ch := range n.Children {
+				c.children = append(c.children, build(ch, aligned, false))
+			}
+			c.setPrefix()
+		case arrowvec.KindList, arrowvec.KindMap:
+			for _, ch := range n.Children {
+				c.children = append(c.children, build(ch, false, true))
+			}
 		}
 		return c
 	}
 	for _, f := range plan.Fields {
-		s.top = append(s.top, build(f, true))
+		s.row.children = append(s.row.children, build(f, true, false))
 	}
-	s.prefixEnd = nullBytes(len(s.top))
-	for _, c := range s.top {
-		if c.width < 0 {
-			break
+	s.row.aligned = true
+	s.row.setPrefix()
+	for _, c := range s.all {
+		if c.check {
+			s.checked = append(s.checked, c)
 		}
-		s.prefix++
-		s.prefixEnd += c.width
+		if c.mode == inPrefix {
+			continue // located through its struct
+		}
+		if !c.aligned || c.node.Kind == arrowvec.KindString || c.node.Kind == arrowvec.KindBinary {
+			s.tracked = append(s.tracked, c)
+		}
+		if !c.aligned {
+			s.unaligned = append(s.unaligned, c)
+		}
 	}
 	return s
+}
+
+// setPrefix puts the leading fixed-width fields of a struct (or the row)
+// at their constant offsets.
+func (c *column) setPrefix() {
+	c.prefixEnd = nullBytes(len(c.children))
+	for i, ch := range c.children {
+		if ch.width < 0 {
+			break
+		}
+		ch.mode, ch.parent, ch.rel = inPrefix, c, c.prefixEnd
+		ch.flagByte, ch.flagMask = i>>3, byte(1)<<(i&7)
+		c.prefix++
+		c.prefixEnd += ch.width
+	}
 }
 
 func (s *decodeScratch) reset(nrows int) {
 	for len(s.ident) < nrows {
 		s.ident = append(s.ident, int32(len(s.ident)+1))
 	}
+	if len(s.zeros) < nrows {
+		s.zeros = make([]int32, nrows)
+	}
+	s.row.pos = s.zeros[:nrows]
 	for _, c := range s.all {
 		c.pos = c.pos[:0]
-		c.nulls, c.bytes = 0, 0
-		if c.aligned {
+		c.n, c.nulls, c.bytes = 0, 0, 0
+		switch {
+		case c.mode == inPrefix:
+		case c.aligned:
 			c.rowEnd = s.ident[:nrows]
 			if cap(c.pos) < nrows {
 				c.pos = make([]int32, 0, nrows)
 			}
-		} else {
+		default:
 			c.rowEnd = c.rowEnd[:0]
 			if cap(c.rowEnd) < nrows {
 				c.rowEnd = make([]int32, 0, nrows)
 			}
 		}
-	}
-}
-
-// scanRows runs the scan pass over every row.
-func (s *decodeScratch) scanRows(rows [][]byte) error {
-	for r, row := range rows {
-		if len(row) > math.MaxInt32 {
-			return &rowbridge.DecodeError{Row: r, Offset: -1, Err: fmt.Errorf("%w: row of %d bytes exceeds 2 GiB", rowbridge.ErrLayout, len(row))}
-		}
-		sc := scanner{row: row, r: r}
-		if len(row) < s.prefixEnd {
-			if _, err := sc.fields(s.top, 0, len(row), ""); err != nil {
-				return err // the precise error for the short row
-			}
-			return sc.fail("", len(row), rowbridge.ErrTruncated, "row of %d bytes, schema needs at least %d", len(row), s.prefixEnd)
-		}
-		if err := s.prefixNulls(&sc); err != nil {
-			return err
-		}
-		end, err := sc.fieldsFrom(s.top, s.prefix, 0, s.prefixEnd, len(row))
-		if err != nil {
-			return err
-		}
-		if end != len(row) {
-			return sc.fail("", end, rowbridge.ErrLayout, "%d trailing bytes after the last field", len(row)-end)
-		}
-		for _, c := range s.tracked {
-			if len(c.pos) > math.MaxInt32 || c.bytes > math.MaxInt32 {
-				return &rowbridge.DecodeError{Row: r, Field: c.node.Path, Offset: -1,
-					Err: fmt.Errorf("%w: column exceeds Arrow's 2 GiB / 2^31 value limit", rowbridge.ErrValue)}
-			}
-			if !c.aligned {
-				c.rowEnd = append(c.rowEnd, int32(len(c.pos)))
-			}
-		}
-	}
-	return nil
-}
-
-// prefixNulls counts the nulls of the fixed prefix fields in one row. Rows
-// whose null flags are all clear cost one look at those bytes.
-func (s *decodeScratch) prefixNulls(sc *scanner) error {
-	flags := sc.row[:nullBytes(s.prefix)]
-	for _, f := range flags {
-		if f == 0 {
-			continue
-		}
-		for i, c := range s.top[:s.prefix] {
-			if flags[i>>3]&(1<<(i&7)) == 0 {
-				continue
-			}
-			if c.notNull {
-				return sc.fail(c.node.Path, i>>3, rowbridge.ErrLayout, "null in a NOT NULL field")
-			}
-			c.nulls++
-		}
-		return nil
-	}
-	return nil
-}
-
-// prefixPositions records the positions of the fixed prefix fields, which
-// the scan pass skipped, for the fill pass.
-func (s *decodeScratch) prefixPositions(rows [][]byte) {
-	off := nullBytes(len(s.top))
-	for i, c := range s.top[:s.prefix] {
-		c.pos = c.pos[:len(rows)]
-		fb, mask := i>>3, byte(1)<<(i&7)
-		if c.nulls == 0 {
-			for r := range c.pos {
-				c.pos[r] = int32(off)
-			}
-		} else {
-			for r, row := range rows {
-				c.pos[r] = int32(off)
-				if row[fb]&mask != 0 {
-					c.pos[r] = -1
-				}
-			}
-		}
-		off += c.width
 	}
 }

@@ -2,6 +2,9 @@ package compactrow
 
 import (
 	"encoding/binary"
+	"math/bits"
+	"unicode/utf8"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -9,48 +12,58 @@ import (
 )
 
 // The fill pass: every column's buffers are allocated once at their exact
-// size and written from the positions the scan pass recorded. Nothing here
-// can fail: the scan pass has checked every byte it read.
+// size and written from the positions the scan pass recorded. It cannot
+// fail on layout (the scan has checked every byte it reads); it notes when
+// a value fails its check, and Decode then drops the batch.
 
 var le = binary.LittleEndian
 
-func fill(mem memory.Allocator, c *column, rows [][]byte) arrow.ArrayData {
-	n := len(c.pos)
+type filler struct {
+	mem  memory.Allocator
+	rows [][]byte
+	bad  bool // a string or decimal value failed its check
+}
+
+func (f *filler) fill(c *column) arrow.ArrayData {
+	n := c.length()
 	switch c.node.Kind {
 	case arrowvec.KindNull:
 		return arrowvec.NewNullData(n)
 	case arrowvec.KindStruct:
-		valid, nulls := validity(mem, c)
+		valid, nulls := f.posValidity(c)
 		children := make([]arrow.ArrayData, len(c.children))
 		for i, ch := range c.children {
-			children[i] = fill(mem, ch, rows)
+			children[i] = f.fill(ch)
 		}
 		return arrowvec.NewStructData(c.node.Type, n, valid, nulls, children)
 	case arrowvec.KindList:
-		valid, nulls := validity(mem, c)
-		offs := countOffsets(mem, c, rows)
-		return arrowvec.NewListData(c.node.Type, n, valid, nulls, offs, fill(mem, c.children[0], rows))
+		valid, nulls := f.posValidity(c)
+		offs := f.countOffsets(c)
+		return arrowvec.NewListData(c.node.Type, n, valid, nulls, offs, f.fill(c.children[0]))
 	case arrowvec.KindMap:
-		valid, nulls := validity(mem, c)
-		offs := countOffsets(mem, c, rows) // the key count of each map
-		keys := fill(mem, c.children[0], rows)
-		vals := fill(mem, c.children[1], rows)
+		valid, nulls := f.posValidity(c)
+		offs := f.countOffsets(c) // the key count of each map
+		keys := f.fill(c.children[0])
+		vals := f.fill(c.children[1])
 		return arrowvec.NewMapData(c.node.Type.(*arrow.MapType), n, valid, nulls, offs, keys, vals)
 	case arrowvec.KindString, arrowvec.KindBinary:
-		valid, nulls := validity(mem, c)
-		offs, data := fillBinary(mem, c, rows)
+		valid, nulls := f.posValidity(c)
+		offs, data := f.fillBinary(c)
 		return arrowvec.NewBinaryData(c.node.Type, n, valid, nulls, offs, data)
 	}
-	valid, nulls := validity(mem, c)
-	return arrowvec.NewFixedData(c.node.Type, n, valid, nulls, fillFixed(mem, c, rows))
+	if c.mode == inArrays {
+		return f.fillElements(c)
+	}
+	return f.fillFixed(c)
 }
 
-// validity builds the Arrow bitmap of c, or nil when no value is null.
-func validity(mem memory.Allocator, c *column) (*memory.Buffer, int) {
+// posValidity builds the Arrow bitmap of an atPos column, or nil when no
+// value is null.
+func (f *filler) posValidity(c *column) (*memory.Buffer, int) {
 	if c.nulls == 0 {
 		return nil, 0
 	}
-	buf := arrowvec.NewZeroedBuffer(mem, nullBytes(len(c.pos)))
+	buf := arrowvec.NewZeroedBuffer(f.mem, nullBytes(len(c.pos)))
 	bits := buf.Bytes()
 	for i, p := range c.pos {
 		if p >= 0 {
@@ -60,11 +73,38 @@ func validity(mem memory.Allocator, c *column) (*memory.Buffer, int) {
 	return buf, c.nulls
 }
 
+// newValidity is a bitmap of n valid entries (padding bits clear), or nil
+// when the column has no nulls; null entries are cleared as they are met.
+func (f *filler) newValidity(n, nulls int) (*memory.Buffer, []byte) {
+	if nulls == 0 {
+		return nil, nil
+	}
+	buf := arrowvec.NewBuffer(f.mem, nullBytes(n))
+	bits := buf.Bytes()
+	for i := range bits {
+		bits[i] = 0xff
+	}
+	if n&7 != 0 {
+		bits[len(bits)-1] = byte(1)<<(n&7) - 1
+	}
+	return buf, bits
+}
+
 // countOffsets builds list offsets from the int32 count at each position.
-func countOffsets(mem memory.Allocator, c *column, rows [][]byte) *memory.Buffer {
-	buf, offs := arrowvec.NewOffsets(mem, len(c.pos))
-	i, total := 0, int32(0)
-	for r, row := range rows {
+func (f *filler) countOffsets(c *column) *memory.Buffer {
+	buf, offs := arrowvec.NewOffsets(f.mem, len(c.pos))
+	total := int32(0)
+	if c.aligned {
+		for i, p := range c.pos {
+			if p >= 0 {
+				total += int32(le.Uint32(f.rows[i][p:]))
+			}
+			offs[i+1] = total
+		}
+		return buf
+	}
+	i := 0
+	for r, row := range f.rows {
 		for end := int(c.rowEnd[r]); i < end; i++ {
 			if p := c.pos[i]; p >= 0 {
 				total += int32(le.Uint32(row[p:]))
@@ -75,106 +115,335 @@ func countOffsets(mem memory.Allocator, c *column, rows [][]byte) *memory.Buffer
 	return buf
 }
 
-func fillBinary(mem memory.Allocator, c *column, rows [][]byte) (*memory.Buffer, *memory.Buffer) {
-	obuf, offs := arrowvec.NewOffsets(mem, len(c.pos))
-	dbuf := arrowvec.NewBuffer(mem, c.bytes)
+// fillBinary copies the string or binary values into one data buffer.
+// Strings are checked on the copy: the buffer is valid UTF-8 and no value
+// starts inside a multi-byte character exactly when every value is valid.
+func (f *filler) fillBinary(c *column) (*memory.Buffer, *memory.Buffer) {
+	obuf, offs := arrowvec.NewOffsets(f.mem, len(c.pos))
+	dbuf := arrowvec.NewBuffer(f.mem, c.bytes)
 	data := dbuf.Bytes()
-	i, total := 0, 0
-	for r, row := range rows {
-		for end := int(c.rowEnd[r]); i < end; i++ {
-			if p := int(c.pos[i]); p >= 0 {
+	total := 0
+	split := false // some value starts with a continuation byte
+	if c.aligned {
+		offs := offs[1 : len(c.pos)+1]
+		for i, p := range c.pos {
+			if p >= 0 {
+				row := f.rows[i]
 				n := int(le.Uint32(row[p:]))
-				total += copy(data[total:], row[p+4:p+4+n])
+				v := row[p+4 : int(p)+4+n]
+				if n > 0 && v[0]&0xc0 == 0x80 {
+					split = true
+				}
+				total += copy(data[total:], v)
 			}
-			offs[i+1] = int32(total)
+			offs[i] = int32(total)
 		}
+	} else {
+		i := 0
+		for r, row := range f.rows {
+			for end := int(c.rowEnd[r]); i < end; i++ {
+				if p := c.pos[i]; p >= 0 {
+					n := int(le.Uint32(row[p:]))
+					v := row[p+4 : int(p)+4+n]
+					if n > 0 && v[0]&0xc0 == 0x80 {
+						split = true
+					}
+					total += copy(data[total:], v)
+				}
+				offs[i+1] = int32(total)
+			}
+		}
+	}
+	if c.node.Kind == arrowvec.KindString && (split || !utf8.Valid(data)) {
+		f.bad = true
 	}
 	return obuf, dbuf
 }
 
-// fillFixed builds the value buffer of a boolean or fixed-width column;
-// null slots are zero.
-func fillFixed(mem memory.Allocator, c *column, rows [][]byte) *memory.Buffer {
-	n := len(c.pos)
+// index locates the values of an atPos or inPrefix column: entry i is at
+// pos[i]+rel of its row, null when pos[i] < 0 or its flag bit is set.
+type index struct {
+	pos, rowEnd []int32
+	aligned     bool
+	rel         int
+	flagByte    int
+	flagMask    byte
+}
+
+func (c *column) index() index {
+	if c.mode == inPrefix {
+		p := c.parent
+		return index{pos: p.pos, rowEnd: p.rowEnd, aligned: p.aligned, rel: c.rel, flagByte: c.flagByte, flagMask: c.flagMask}
+	}
+	return index{pos: c.pos, rowEnd: c.rowEnd, aligned: c.aligned}
+}
+
+// word is the Go type of a fixed-width value of 1, 2, 4 or 8 bytes.
+type word interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// load reads the little-endian T at b[p:] (the machine is little-endian,
+// as Arrow buffers are).
+func load[T word](b []byte, p int) T {
+	var z T
+	b = b[p : p+int(unsafe.Sizeof(z))]
+	return *(*T)(unsafe.Pointer(unsafe.SliceData(b)))
+}
+
+// view reinterprets an Arrow buffer (64-byte aligned) as values of T.
+func view[T any](b []byte) []T {
+	var z T
+	if len(b) < int(unsafe.Sizeof(z)) {
+		return nil
+	}
+	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
+}
+
+// fillFixed builds a boolean or fixed-width atPos or inPrefix column; null
+// slots are zero.
+func (f *filler) fillFixed(c *column) arrow.ArrayData {
+	n := c.length()
+	ix := c.index()
+	vbuf, valid := f.newValidity(n, c.nulls)
 	k := c.node.Kind
+	var buf *memory.Buffer
 	if k == arrowvec.KindBool {
-		buf := arrowvec.NewZeroedBuffer(mem, nullBytes(n))
-		bits := buf.Bytes()
-		i := 0
-		for r, row := range rows {
-			for end := int(c.rowEnd[r]); i < end; i++ {
-				if p := c.pos[i]; p >= 0 && row[p] != 0 {
+		buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
+		gatherBools(f.rows, &ix, buf.Bytes(), c.nulls, valid)
+	} else {
+		buf = arrowvec.NewBuffer(f.mem, n*k.ValueWidth())
+		b := buf.Bytes()
+		switch c.width {
+		case 1:
+			gather(f.rows, &ix, b[:n], c.nulls, valid)
+		case 2:
+			gather(f.rows, &ix, view[uint16](b)[:n], c.nulls, valid)
+		case 4:
+			gather(f.rows, &ix, view[uint32](b)[:n], c.nulls, valid)
+		case 8:
+			out := view[uint64](b)
+			if k != arrowvec.KindDecimal {
+				gather(f.rows, &ix, out[:n], c.nulls, valid)
+			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], c.nulls, valid, &c.decimal) {
+				f.bad = true
+			}
+		default:
+			if !gatherLongDecimals(f.rows, &ix, view[uint64](b)[:2*n], c.nulls, valid, &c.decimal) {
+				f.bad = true
+			}
+		}
+	}
+	return arrowvec.NewFixedData(c.node.Type, n, vbuf, c.nulls, buf)
+}
+
+// The gather loops read one value per entry. Without nulls every entry is
+// present and its flag clear, so the loop only reads; with nulls each entry
+// is tested and null ones get a zero value and a clear validity bit. They
+// share their shape: aligned (entry i in row i) or walking rowEnd.
+
+func gather[T word](rows [][]byte, ix *index, out []T, nulls int, valid []byte) {
+	rel := ix.rel
+	if nulls == 0 && ix.aligned {
+		pos := ix.pos[:len(out)]
+		rows := rows[:len(out)]
+		for i, p := range pos {
+			out[i] = load[T](rows[i], int(p)+rel)
+		}
+		return
+	}
+	fb, mask := ix.flagByte, ix.flagMask
+	i := 0
+	for r, row := range rows {
+		end := r + 1
+		if !ix.aligned {
+			end = int(ix.rowEnd[r])
+		}
+		for ; i < end; i++ {
+			if p := int(ix.pos[i]); p >= 0 && row[p+fb]&mask == 0 {
+				out[i] = load[T](row, p+rel)
+				continue
+			}
+			out[i] = 0
+			valid[i>>3] &^= 1 << (i & 7)
+		}
+	}
+}
+
+func gatherBools(rows [][]byte, ix *index, bits []byte, nulls int, valid []byte) {
+	rel, fb, mask := ix.rel, ix.flagByte, ix.flagMask
+	if nulls == 0 && ix.aligned {
+		// Eight values to a byte, without a branch per value.
+		pos := ix.pos[:len(rows)]
+		for i := 0; i < len(pos); i += 8 {
+			var b byte
+			for j, p := range pos[i:min(i+8, len(pos))] {
+				var v byte
+				if rows[i+j][int(p)+rel] != 0 {
+					v = 1
+				}
+				b |= v << j
+			}
+			bits[i>>3] = b
+		}
+		return
+	}
+	i := 0
+	for r, row := range rows {
+		end := r + 1
+		if !ix.aligned {
+			end = int(ix.rowEnd[r])
+		}
+		for ; i < end; i++ {
+			if p := int(ix.pos[i]); p >= 0 && row[p+fb]&mask == 0 {
+				if row[p+rel] != 0 {
 					bits[i>>3] |= 1 << (i & 7)
 				}
+				continue
+			}
+			if nulls > 0 {
+				valid[i>>3] &^= 1 << (i & 7)
 			}
 		}
-		return buf
 	}
-	buf := arrowvec.NewBuffer(mem, n*k.ValueWidth())
-	dst := buf.Bytes()
+}
+
+// gatherShortDecimals widens each int64 unscaled value to decimal128 (two
+// words per value in out). It reports whether every value fits.
+func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *decimalLimit) bool {
+	rel, fb, mask := ix.rel, ix.flagByte, ix.flagMask
+	m := lim.short
+	if !lim.on {
+		m = 1<<63 - 1
+	}
+	ok := true
 	i := 0
-	switch {
-	case c.width == 1:
-		for r, row := range rows {
-			for end := int(c.rowEnd[r]); i < end; i++ {
-				var v byte
-				if p := c.pos[i]; p >= 0 {
-					v = row[p]
-				}
-				dst[i] = v
-			}
+	for r, row := range rows {
+		end := r + 1
+		if !ix.aligned {
+			end = int(ix.rowEnd[r])
 		}
-	case c.width == 2:
-		for r, row := range rows {
-			for end := int(c.rowEnd[r]); i < end; i++ {
-				var v uint16
-				if p := c.pos[i]; p >= 0 {
-					v = le.Uint16(row[p:])
+		for ; i < end; i++ {
+			if p := int(ix.pos[i]); p >= 0 && (nulls == 0 || row[p+fb]&mask == 0) {
+				v := int64(load[uint64](row, p+rel))
+				if v > m || v < -m {
+					ok = false
 				}
-				le.PutUint16(dst[2*i:], v)
+				out[2*i], out[2*i+1] = uint64(v), uint64(v>>63)
+				continue
 			}
-		}
-	case c.width == 4:
-		for r, row := range rows {
-			for end := int(c.rowEnd[r]); i < end; i++ {
-				var v uint32
-				if p := c.pos[i]; p >= 0 {
-					v = le.Uint32(row[p:])
-				}
-				le.PutUint32(dst[4*i:], v)
-			}
-		}
-	case c.width == 8 && k != arrowvec.KindDecimal:
-		for r, row := range rows {
-			for end := int(c.rowEnd[r]); i < end; i++ {
-				var v uint64
-				if p := c.pos[i]; p >= 0 {
-					v = le.Uint64(row[p:])
-				}
-				le.PutUint64(dst[8*i:], v)
-			}
-		}
-	case c.width == 8: // short decimal: int64 unscaled, sign-extended to decimal128
-		for r, row := range rows {
-			for end := int(c.rowEnd[r]); i < end; i++ {
-				var v int64
-				if p := c.pos[i]; p >= 0 {
-					v = int64(le.Uint64(row[p:]))
-				}
-				le.PutUint64(dst[16*i:], uint64(v))
-				le.PutUint64(dst[16*i+8:], uint64(v>>63))
-			}
-		}
-	default: // long decimal: int128 little-endian, Arrow's own layout
-		for r, row := range rows {
-			for end := int(c.rowEnd[r]); i < end; i++ {
-				if p := c.pos[i]; p >= 0 {
-					copy(dst[16*i:16*i+16], row[p:p+16])
-				} else {
-					clear(dst[16*i : 16*i+16])
-				}
-			}
+			out[2*i], out[2*i+1] = 0, 0
+			valid[i>>3] &^= 1 << (i & 7)
 		}
 	}
-	return buf
+	return ok
+}
+
+// gatherLongDecimals copies each int128 (Arrow's own layout) and reports
+// whether every value fits.
+func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *decimalLimit) bool {
+	rel, fb, mask := ix.rel, ix.flagByte, ix.flagMask
+	ok := true
+	i := 0
+	for r, row := range rows {
+		end := r + 1
+		if !ix.aligned {
+			end = int(ix.rowEnd[r])
+		}
+		for ; i < end; i++ {
+			if p := int(ix.pos[i]); p >= 0 && (nulls == 0 || row[p+fb]&mask == 0) {
+				lo, hi := load[uint64](row, p+rel), load[uint64](row, p+rel+8)
+				if !lim.longOK(int64(hi), lo) {
+					ok = false
+				}
+				out[2*i], out[2*i+1] = lo, hi
+				continue
+			}
+			out[2*i], out[2*i+1] = 0, 0
+			valid[i>>3] &^= 1 << (i & 7)
+		}
+	}
+	return ok
+}
+
+// fillElements builds an inArrays column: each array's elements are
+// contiguous, so most kinds are one copy per array. Null slots are zero.
+func (f *filler) fillElements(c *column) arrow.ArrayData {
+	n := c.n
+	k := c.node.Kind
+	vbuf, valid := f.newValidity(n, c.nulls)
+	var buf *memory.Buffer
+	var out []byte
+	aw := k.ValueWidth()
+	if k == arrowvec.KindBool {
+		buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
+	} else {
+		buf = arrowvec.NewBuffer(f.mem, n*aw)
+	}
+	out = buf.Bytes()
+	short := k == arrowvec.KindDecimal && c.width == 8
+	long := k == arrowvec.KindDecimal && c.width == 16
+	w := c.width
+	ok := true
+	i, at := 0, 0 // array, first element of the array
+	for r, row := range f.rows {
+		for end := int(c.rowEnd[r]); i < end; i++ {
+			a := int(c.pos[i])
+			m := int(le.Uint32(row[a:]))
+			nb := nullBytes(m)
+			flags := row[a+4 : a+4+nb]
+			src := row[a+4+nb : a+4+nb+m*w]
+			switch {
+			case k == arrowvec.KindBool:
+				for j, b := range src {
+					if b != 0 {
+						e := at + j
+						out[e>>3] |= 1 << (e & 7)
+					}
+				}
+			case short:
+				dst := view[uint64](out[16*at : 16*(at+m)])
+				for j := range m {
+					v := int64(load[uint64](src, 8*j))
+					if !c.decimal.shortOK(v) {
+						ok = false
+					}
+					dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
+				}
+			default:
+				copy(out[aw*at:], src)
+				if long {
+					dst := view[uint64](out[16*at : 16*(at+m)])
+					for j := range m {
+						if !c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
+							ok = false
+						}
+					}
+				}
+			}
+			if c.nulls > 0 {
+				for fi, fl := range flags {
+					for ; fl != 0; fl &= fl - 1 { // each set bit: a null element
+						j := fi<<3 + bits.TrailingZeros8(fl)
+						if j >= m {
+							break // unused high bits are ignored
+						}
+						e := at + j
+						valid[e>>3] &^= 1 << (e & 7)
+						switch k {
+						case arrowvec.KindBool:
+							out[e>>3] &^= 1 << (e & 7)
+						default:
+							clear(out[aw*e : aw*(e+1)])
+						}
+					}
+				}
+			}
+			at += m
+		}
+	}
+	if !ok {
+		f.bad = true
+	}
+	return arrowvec.NewFixedData(c.node.Type, n, vbuf, c.nulls, buf)
 }

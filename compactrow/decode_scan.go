@@ -3,13 +3,104 @@ package compactrow
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
+
+// scanRows runs the scan pass over every row. It checks the layout only;
+// the fill pass checks the values. When a row's layout is bad, the values
+// before it are checked here, so the error is still the first fault.
+func (s *decodeScratch) scanRows(rows [][]byte) error {
+	total := 0
+	for _, row := range rows {
+		total += len(row)
+	}
+	// No column can reach Arrow's limits unless the input is large: a value
+	// takes at least one null bit, a string's bytes are input bytes.
+	limits := total > (math.MaxInt32-len(rows))/8
+	if s.row.prefix == len(s.row.children) {
+		return s.scanFixedRows(rows)
+	}
+	sc := scanner{}
+	for r, row := range rows {
+		sc.row, sc.r = row, r
+		if err := s.scanRow(&sc); err != nil {
+			return s.firstError(rows, r, err)
+		}
+		if limits {
+			for _, c := range s.tracked {
+				if len(c.pos) > math.MaxInt32 || c.bytes > math.MaxInt32 || c.n > math.MaxInt32 {
+					err := &rowbridge.DecodeError{Row: r, Field: c.path, Offset: -1,
+						Err: fmt.Errorf("%w: column exceeds Arrow's 2 GiB / 2^31 value limit", rowbridge.ErrValue)}
+					return s.firstError(rows, r, err)
+				}
+			}
+		}
+		for _, c := range s.unaligned {
+			c.rowEnd = append(c.rowEnd, int32(len(c.pos)))
+		}
+	}
+	return nil
+}
+
+// scanFixedRows scans rows whose fields are all fixed-width: each row has
+// the same size, and only the null flags need a look.
+func (s *decodeScratch) scanFixedRows(rows [][]byte) error {
+	size, nb := s.row.prefixEnd, nullBytes(s.row.prefix)
+	for r, row := range rows {
+		if len(row) != size {
+			sc := scanner{row: row, r: r}
+			if err := s.scanRow(&sc); err != nil {
+				return s.firstError(rows, r, err)
+			}
+			continue // unreachable: a row of another size is bad
+		}
+		for _, f := range row[:nb] {
+			if f != 0 {
+				sc := scanner{row: row, r: r}
+				if err := sc.prefixNulls(&s.row, 0); err != nil {
+					return s.firstError(rows, r, err)
+				}
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// scanRow scans one row.
+func (s *decodeScratch) scanRow(sc *scanner) error {
+	row := sc.row
+	if len(row) > math.MaxInt32 {
+		return &rowbridge.DecodeError{Row: sc.r, Offset: -1, Err: fmt.Errorf("%w: row of %d bytes exceeds 2 GiB", rowbridge.ErrLayout, len(row))}
+	}
+	end, err := sc.fields(&s.row, 0, len(row))
+	if err != nil {
+		return err
+	}
+	if end != len(row) {
+		return sc.fail("", end, rowbridge.ErrLayout, "%d trailing bytes after the last field", len(row)-end)
+	}
+	return nil
+}
+
+// firstError returns the first fault of the batch given err, the layout
+// fault of row r: a bad value in an earlier row, else the first fault of
+// row r found by scanning it again checking every value as it goes.
+func (s *decodeScratch) firstError(rows [][]byte, r int, err error) error {
+	if verr := s.firstValueError(rows, r); verr != nil {
+		return verr
+	}
+	sc := scanner{row: rows[r], r: r, strict: true}
+	if serr := s.scanRow(&sc); serr != nil {
+		return serr
+	}
+	return err
+}
 
 // scanner walks one row with a cursor, checking every read against the end
 // of the enclosing region: the row, or the body of a complex-element array
@@ -17,6 +108,9 @@ import (
 type scanner struct {
 	row []byte
 	r   int
+	// strict: check every string and decimal value as it is scanned (to
+	// find the first fault of a row whose layout is bad).
+	strict bool
 }
 
 func (s *scanner) fail(path string, off int, cause error, format string, args ...any) error {
@@ -36,14 +130,75 @@ func (s *scanner) short(path string, p, end, need int, what string) error {
 
 func (s *scanner) int32At(p int) int { return int(int32(binary.LittleEndian.Uint32(s.row[p:]))) }
 
-// fields scans a struct (or the top-level row) whose fields are cols,
-// starting at its null flags at p. path names the struct ("" at top level).
-func (s *scanner) fields(cols []*column, p, end int, path string) (int, error) {
-	nb := nullBytes(len(cols))
-	if nb > end-p {
-		return 0, s.short(path, p, end, nb, "null flags")
+// fields scans the struct (or the row) c whose null flags are at p. Its
+// fixed prefix is only checked for nulls: its positions follow from p.
+func (s *scanner) fields(c *column, p, end int) (int, error) {
+	if c.prefixEnd > end-p {
+		return s.shortFields(c, p, end)
 	}
-	return s.fieldsFrom(cols, 0, p, p+nb, end)
+	if s.strict {
+		if err := s.checkPrefix(c, p); err != nil {
+			return 0, err
+		}
+	} else if c.prefix > 0 {
+		for _, f := range s.row[p : p+nullBytes(c.prefix)] {
+			if f != 0 {
+				if err := s.prefixNulls(c, p); err != nil {
+					return 0, err
+				}
+				break
+			}
+		}
+	}
+	return s.fieldsFrom(c.children, c.prefix, p, p+c.prefixEnd, end)
+}
+
+// shortFields finds the precise error of a struct (or row) too short for
+// its fixed prefix by walking it field by field.
+func (s *scanner) shortFields(c *column, p, end int) (int, error) {
+	nb := nullBytes(len(c.children))
+	if nb > end-p {
+		return 0, s.short(c.path, p, end, nb, "null flags")
+	}
+	if _, err := s.fieldsFrom(c.children, 0, p, p+nb, end); err != nil {
+		return 0, err
+	}
+	if c.node == nil {
+		return 0, s.fail("", len(s.row), rowbridge.ErrTruncated, "row of %d bytes, schema needs at least %d", len(s.row), c.prefixEnd)
+	}
+	return 0, s.fail(c.path, p, rowbridge.ErrTruncated, "struct needs at least %d bytes, %d left", c.prefixEnd, end-p)
+}
+
+// prefixNulls counts the nulls of the fixed prefix of the struct at p.
+func (s *scanner) prefixNulls(c *column, p int) error {
+	for _, ch := range c.children[:c.prefix] {
+		if s.row[p+ch.flagByte]&ch.flagMask == 0 {
+			continue
+		}
+		if ch.notNull {
+			return s.fail(ch.path, p+ch.flagByte, rowbridge.ErrLayout, "null in a NOT NULL field")
+		}
+		ch.nulls++
+	}
+	return nil
+}
+
+// checkPrefix is prefixNulls checking each value as well, field by field
+// in the order the row is read.
+func (s *scanner) checkPrefix(c *column, p int) error {
+	for _, ch := range c.children[:c.prefix] {
+		if s.row[p+ch.flagByte]&ch.flagMask != 0 {
+			if ch.notNull {
+				return s.fail(ch.path, p+ch.flagByte, rowbridge.ErrLayout, "null in a NOT NULL field")
+			}
+			ch.nulls++
+		} else if ch.check {
+			if err := s.checkValue(ch, p+ch.rel); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // fieldsFrom scans cols[first:] of a struct whose null flags are at flagsAt,
@@ -54,30 +209,55 @@ func (s *scanner) fieldsFrom(cols []*column, first, flagsAt, p, end int) (int, e
 		c := cols[i]
 		null := flags[i>>3]&(1<<(i&7)) != 0
 		if null && c.notNull {
-			return 0, s.fail(c.node.Path, flagsAt+(i>>3), rowbridge.ErrLayout, "null in a NOT NULL field")
+			return 0, s.fail(c.path, flagsAt+(i>>3), rowbridge.ErrLayout, "null in a NOT NULL field")
 		}
 		if c.width > 0 { // fixed-width fields keep their bytes when null
 			if c.width > end-p {
-				return 0, s.short(c.node.Path, p, end, c.width, c.node.Kind.String())
+				return 0, s.short(c.path, p, end, c.width, c.node.Kind.String())
 			}
 			if null {
 				c.appendNull()
 			} else {
+				if s.strict && c.check {
+					if err := s.checkValue(c, p); err != nil {
+						return 0, err
+					}
+				}
 				c.pos = append(c.pos, int32(p))
 			}
 			p += c.width
 			continue
 		}
-		if !null {
-			var err error
-			if p, err = s.value(c, p, end); err != nil {
-				return 0, err
-			}
+		if null {
+			c.appendNull()
 			continue
 		}
-		c.appendNull()
+		if q, ok := s.bytesValue(c, p, end); ok {
+			p = q
+			continue
+		}
+		var err error
+		if p, err = s.value(c, p, end); err != nil {
+			return 0, err
+		}
 	}
 	return p, nil
+}
+
+// bytesValue is the common case of value for a string or binary: it
+// records the value at p and reports true when its length fits and the
+// scan is not strict.
+func (s *scanner) bytesValue(c *column, p, end int) (int, bool) {
+	if !c.bytesKind || s.strict || end-p < 4 {
+		return 0, false
+	}
+	n := int(int32(le.Uint32(s.row[p:])))
+	if n < 0 || n > end-p-4 {
+		return 0, false
+	}
+	c.pos = append(c.pos, int32(p))
+	c.bytes += n
+	return p + 4 + n, true
 }
 
 // value scans one non-null value of c at p and returns the position after it.
@@ -88,49 +268,85 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 		return p, nil
 	case arrowvec.KindString, arrowvec.KindBinary:
 		if 4 > end-p {
-			return 0, s.short(c.node.Path, p, end, 4, "length")
+			return 0, s.short(c.path, p, end, 4, "length")
 		}
 		n := s.int32At(p)
 		if n < 0 || n > end-p-4 {
-			return 0, s.fail(c.node.Path, p, rowbridge.ErrOutOfBounds, "length %d, %d bytes left", n, end-p-4)
+			return 0, s.fail(c.path, p, rowbridge.ErrOutOfBounds, "length %d, %d bytes left", n, end-p-4)
 		}
-		if c.node.Kind == arrowvec.KindString && !utf8.Valid(s.row[p+4:p+4+n]) {
-			return 0, s.fail(c.node.Path, p, rowbridge.ErrUTF8, "%d-byte value", n)
+		if s.strict && c.check {
+			if err := s.checkValue(c, p); err != nil {
+				return 0, err
+			}
 		}
 		c.pos = append(c.pos, int32(p))
 		c.bytes += n
 		return p + 4 + n, nil
 	case arrowvec.KindList:
 		c.pos = append(c.pos, int32(p))
-		return s.array(c.children[0], p, end, c.node.Path)
+		return s.array(c.children[0], p, end, c.path)
 	case arrowvec.KindMap:
 		c.pos = append(c.pos, int32(p))
 		keys, vals := c.children[0], c.children[1]
-		q, err := s.array(keys, p, end, keys.node.Path)
+		q, err := s.array(keys, p, end, keys.path)
 		if err != nil {
 			return 0, err
 		}
 		if 4 > end-q {
-			return 0, s.short(vals.node.Path, q, end, 4, "value count")
+			return 0, s.short(vals.path, q, end, 4, "value count")
 		}
 		if nk, nv := s.int32At(p), s.int32At(q); nk != nv {
-			return 0, s.fail(vals.node.Path, q, rowbridge.ErrCount, "%d values for %d keys", nv, nk)
+			return 0, s.fail(vals.path, q, rowbridge.ErrCount, "%d values for %d keys", nv, nk)
 		}
-		return s.array(vals, q, end, vals.node.Path)
+		return s.array(vals, q, end, vals.path)
 	case arrowvec.KindStruct:
 		c.pos = append(c.pos, int32(p))
-		return s.fields(c.children, p, end, c.node.Path)
+		return s.fields(c, p, end)
 	}
 	if c.width > end-p {
-		return 0, s.short(c.node.Path, p, end, c.width, c.node.Kind.String())
+		return 0, s.short(c.path, p, end, c.width, c.node.Kind.String())
+	}
+	if s.strict && c.check {
+		if err := s.checkValue(c, p); err != nil {
+			return 0, err
+		}
 	}
 	c.pos = append(c.pos, int32(p))
 	return p + c.width, nil
 }
 
+// firstSet is the index of the first set bit among the first n bits of
+// flags, or -1. Bits past n (the unused bits of the last byte) are ignored.
+func firstSet(flags []byte, n int) int {
+	for i, f := range flags {
+		if f != 0 {
+			if j := i<<3 + bits.TrailingZeros8(f); j < n {
+				return j
+			}
+			return -1 // only the last byte has unused bits
+		}
+	}
+	return -1
+}
+
+// countSet is the number of set bits among the first n bits of flags.
+func countSet(flags []byte, n int) int {
+	k := 0
+	for i, f := range flags {
+		if rem := n - i<<3; rem < 8 {
+			f &= byte(1)<<rem - 1
+		}
+		k += bits.OnesCount8(f)
+	}
+	return k
+}
+
 // array scans an array whose elements are e, starting at its count at p.
 // path names the array (its count, flags, size and offset table).
 func (s *scanner) array(e *column, p, end int, path string) (int, error) {
+	if e.width > 0 {
+		return s.fixedElements(e, p, end, path)
+	}
 	if 4 > end-p {
 		return 0, s.short(path, p, end, 4, "element count")
 	}
@@ -142,10 +358,7 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	q := p + 4
 	// The least each element takes, checked before anything is sized by n.
 	need := nb
-	switch {
-	case e.width > 0:
-		need += n * e.width
-	case e.width == varWidth && e.node.Kind != arrowvec.KindString && e.node.Kind != arrowvec.KindBinary && n > 0:
+	if e.width == varWidth && e.node.Kind != arrowvec.KindString && e.node.Kind != arrowvec.KindBinary && n > 0 {
 		need += 4 + 4*n // serializedSize + offset table
 	}
 	if need > end-q {
@@ -154,46 +367,34 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	flags := s.row[q : q+nb]
 	q += nb
 	if e.notNull { // map keys, or elements declared NOT NULL
-		for j := range n {
-			if flags[j>>3]&(1<<(j&7)) != 0 {
-				return 0, s.fail(e.node.Path, p+4+(j>>3), rowbridge.ErrLayout, "element %d is null but declared NOT NULL", j)
-			}
+		if j := firstSet(flags, n); j >= 0 {
+			return 0, s.fail(e.path, p+4+(j>>3), rowbridge.ErrLayout, "element %d is null but declared NOT NULL", j)
 		}
 	}
+
+	if e.node.Kind == arrowvec.KindNull {
+		if !e.node.Nullable && n > 0 { // e.g. MAP<VOID, ...>: Arrow cannot hold null keys
+			return 0, s.fail(e.path, p, rowbridge.ErrLayout, "%d elements of type null declared NOT NULL", n)
+		}
+		e.n += n
+		e.nulls += n
+		return q, nil
+	}
+
 	e.pos = slices.Grow(e.pos, n)
 	isNull := func(j int) bool { return flags[j>>3]&(1<<(j&7)) != 0 }
-
-	switch {
-	case e.node.Kind == arrowvec.KindNull:
-		if !e.node.Nullable && n > 0 { // e.g. MAP<VOID, ...>: Arrow cannot hold null keys
-			return 0, s.fail(e.node.Path, p, rowbridge.ErrLayout, "%d elements of type null declared NOT NULL", n)
-		}
-		for range n {
-			e.appendNull()
-		}
-		return q, nil
-	case e.width > 0:
-		base := len(e.pos)
-		e.pos = e.pos[:base+n]
-		dst := e.pos[base:]
-		for j := range dst {
-			dst[j] = int32(q + j*e.width)
-		}
-		for i, f := range flags {
-			for ; f != 0; f &= f - 1 { // each set bit: a null element
-				if j := i<<3 + bits.TrailingZeros8(f); j < n { // unused high bits are ignored
-					dst[j] = -1
-					e.nulls++
-				}
-			}
-		}
-		return q + n*e.width, nil
-	case e.node.Kind == arrowvec.KindString || e.node.Kind == arrowvec.KindBinary:
-		var err error
+	if e.bytesKind {
 		for j := range n {
 			if isNull(j) {
 				e.appendNull()
-			} else if q, err = s.value(e, q, end); err != nil {
+				continue
+			}
+			if next, ok := s.bytesValue(e, q, end); ok {
+				q = next
+				continue
+			}
+			var err error
+			if q, err = s.value(e, q, end); err != nil {
 				return 0, err
 			}
 		}
@@ -212,16 +413,24 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	}
 	limit := table + size
 	cur := table + 4*n
+	// Arrays of fixed-width arrays are common enough for a loop of their own.
+	inner := e.node.Kind == arrowvec.KindList && e.children[0].width > 0
 	for j := range n {
 		if isNull(j) {
 			e.appendNull()
 			continue
 		}
 		if off := s.int32At(table + 4*j); off != cur-table {
-			return 0, s.fail(e.node.Path, table+4*j, rowbridge.ErrLayout, "element %d offset %d, expected %d", j, off, cur-table)
+			return 0, s.fail(e.path, table+4*j, rowbridge.ErrLayout, "element %d offset %d, expected %d", j, off, cur-table)
 		}
 		var err error
-		if cur, err = s.value(e, cur, limit); err != nil {
+		if inner {
+			e.pos = append(e.pos, int32(cur))
+			cur, err = s.fixedElements(e.children[0], cur, limit, e.path)
+		} else {
+			cur, err = s.value(e, cur, limit)
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -229,4 +438,62 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 		return 0, s.fail(path, cur, rowbridge.ErrLayout, "elements end %d bytes before serializedSize says", limit-cur)
 	}
 	return limit, nil
+}
+
+// fixedElements scans an array of fixed-width elements e at p: its count,
+// its null flags and the room for its elements. The elements themselves
+// are read in the fill pass. This is the common case, kept small; anything
+// else (a fault, NOT NULL elements, a strict scan) goes to fixedElementsAll.
+func (s *scanner) fixedElements(e *column, p, end int, path string) (int, error) {
+	if end-p >= 4 && !e.notNull && !s.strict {
+		n := int(int32(le.Uint32(s.row[p:])))
+		nb := nullBytes(n)
+		q := p + 4
+		if n >= 0 && nb+n*e.width <= end-q {
+			if n > 0 {
+				e.pos = append(e.pos, int32(p))
+				e.n += n
+				e.nulls += countSet(s.row[q:q+nb], n)
+			}
+			return q + nb + n*e.width, nil
+		}
+	}
+	return s.fixedElementsAll(e, p, end, path)
+}
+
+func (s *scanner) fixedElementsAll(e *column, p, end int, path string) (int, error) {
+	if 4 > end-p {
+		return 0, s.short(path, p, end, 4, "element count")
+	}
+	n := s.int32At(p)
+	if n < 0 {
+		return 0, s.fail(path, p, rowbridge.ErrCount, "negative element count %d", n)
+	}
+	nb := nullBytes(n)
+	q := p + 4
+	if need := nb + n*e.width; need > end-q {
+		return 0, s.fail(path, p, rowbridge.ErrCount, "%d elements need at least %d bytes, %d left", n, need, end-q)
+	}
+	flags := s.row[q : q+nb]
+	if e.notNull { // map keys, or elements declared NOT NULL
+		if j := firstSet(flags, n); j >= 0 {
+			return 0, s.fail(e.path, q+(j>>3), rowbridge.ErrLayout, "element %d is null but declared NOT NULL", j)
+		}
+	}
+	if s.strict && e.check {
+		for j := range n {
+			if flags[j>>3]&(1<<(j&7)) == 0 {
+				if err := s.checkValue(e, q+nb+j*e.width); err != nil {
+					return 0, err
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return q, nil // nothing for the fill pass
+	}
+	e.pos = append(e.pos, int32(p))
+	e.n += n
+	e.nulls += countSet(flags, n)
+	return q + nb + n*e.width, nil
 }

@@ -1,0 +1,116 @@
+package compactrow
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge"
+	"github.com/stretchr/testify/require"
+)
+
+// requireDecodeError decodes rows and checks the error is the DecodeError
+// wrapping sentinel at (row, field, offset).
+func requireDecodeError(t *testing.T, schema *arrow.Schema, rows []string, sentinel error, row int, field string, offset int) {
+	t.Helper()
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dec, err := NewDecoder(schema, WithAllocator(mem))
+	require.NoError(t, err)
+	bs := make([][]byte, len(rows))
+	for i, h := range rows {
+		bs[i] = unhex(t, h)
+	}
+	rec, err := dec.Decode(bs)
+	require.Nil(t, rec)
+	require.ErrorIs(t, err, sentinel)
+	var de *rowbridge.DecodeError
+	require.True(t, errors.As(err, &de), "%T %v", err, err)
+	require.Equal(t, row, de.Row, "%v", err)
+	require.Equal(t, field, de.Field, "%v", err)
+	require.Equal(t, offset, de.Offset, "%v", err)
+}
+
+var schemaStrings = fields(nf("s", arrow.BinaryTypes.String))
+
+// Strings are checked on the copied column; values that are invalid alone
+// but valid joined ("\xe2\x82" then "\xac" make "€") are still caught.
+func TestDecodeUTF8SplitAcrossValues(t *testing.T) {
+	requireDecodeError(t, schemaStrings, []string{"00 02000000 e282", "00 01000000 ac"}, rowbridge.ErrUTF8, 0, "s", 1)
+	requireDecodeError(t, schemaStrings, []string{"00 02000000 6162", "00 01000000 ac", "00 01000000 ff"}, rowbridge.ErrUTF8, 1, "s", 1)
+	// Elements of one array, then a map's keys and values.
+	requireDecodeError(t, fields(nf("a", arrow.ListOf(arrow.BinaryTypes.String))),
+		[]string{"00 02000000 00 02000000 e282 01000000 ac"}, rowbridge.ErrUTF8, 0, "a.item", 6)
+	requireDecodeError(t, fields(nf("m", arrow.MapOf(arrow.BinaryTypes.String, arrow.BinaryTypes.String))),
+		[]string{"00 01000000 00 01000000 61 01000000 00 01000000 61", "00 01000000 00 01000000 62 01000000 00 01000000 80"},
+		rowbridge.ErrUTF8, 1, "m.value", 16)
+}
+
+// The error is the first fault in row order, and within a row in the order
+// the row is read, whether the fault is in the layout or in a value.
+func TestDecodeFirstFault(t *testing.T) {
+	// A bad string in row 0 comes before a truncated row 1.
+	requireDecodeError(t, schemaE1, []string{"04 01000000 01000000 ff 0000000000000000", "00 0100"},
+		rowbridge.ErrUTF8, 0, "s", 5)
+	// Within a row: a bad string before a truncated field after it ...
+	requireDecodeError(t, schemaE1, []string{"00 01000000 01000000 ff 000000"}, rowbridge.ErrUTF8, 0, "s", 5)
+	// ... and before trailing bytes, but after a NOT NULL flag read earlier.
+	requireDecodeError(t, schemaE1, []string{"00 01000000 01000000 ff 0000000000000000 00"}, rowbridge.ErrUTF8, 0, "s", 5)
+	notNullB := arrow.NewSchema([]arrow.Field{nf("i", arrow.PrimitiveTypes.Int32), nf("s", arrow.BinaryTypes.String),
+		{Name: "b", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	// The flag of b is read with s's field, before s's bytes.
+	requireDecodeError(t, notNullB, []string{"04 01000000 01000000 ff 0000000000000000"}, rowbridge.ErrUTF8, 0, "s", 5)
+	// A good string, then a bad layout: the layout error.
+	requireDecodeError(t, schemaE1, []string{"00 01000000 01000000 61 000000"}, rowbridge.ErrTruncated, 0, "b", 10)
+}
+
+var schemaFixed = arrow.NewSchema([]arrow.Field{nf("a", arrow.PrimitiveTypes.Int64), nf("b", arrow.FixedWidthTypes.Boolean),
+	{Name: "c", Type: arrow.PrimitiveTypes.Int16}}, nil)
+
+// Rows whose fields are all fixed-width are checked for their size and
+// their null flags only; the faults are those the field walk reports.
+func TestDecodeFixedRows(t *testing.T) {
+	good := "02 0100000000000000 00 0700"
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	dec, err := NewDecoder(schemaFixed, WithAllocator(mem))
+	require.NoError(t, err)
+	rec, err := dec.Decode([][]byte{unhex(t, good), unhex(t, "00 ffffffffffffffff 01 0800")})
+	require.NoError(t, err)
+	validateBatch(t, rec)
+	want := fromJSON(t, mem, schemaFixed, `[{"a":1,"b":null,"c":7},{"a":-1,"b":true,"c":8}]`)
+	requireSameBatch(t, want, rec)
+	want.Release()
+	rec.Release()
+
+	requireDecodeError(t, schemaFixed, []string{good, "00 0100000000000000 00 07"}, rowbridge.ErrTruncated, 1, "c", 10)
+	requireDecodeError(t, schemaFixed, []string{good, "00 01"}, rowbridge.ErrTruncated, 1, "a", 1)
+	requireDecodeError(t, schemaFixed, []string{good, ""}, rowbridge.ErrTruncated, 1, "", 0)
+	requireDecodeError(t, schemaFixed, []string{good, "00 0100000000000000 00 0700 00"}, rowbridge.ErrLayout, 1, "", 12)
+	requireDecodeError(t, schemaFixed, []string{good, "04 0100000000000000 00 0700"}, rowbridge.ErrLayout, 1, "c", 0)
+	// A short row is walked field by field: a's missing bytes come before c's flag.
+	requireDecodeError(t, schemaFixed, []string{good, "04 01"}, rowbridge.ErrTruncated, 1, "a", 1)
+}
+
+// The leading fixed-width fields of a struct are located from the struct,
+// in rows and in arrays, with nulls at both levels.
+func TestDecodeStructPrefix(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	st := arrow.StructOf(nf("x", arrow.PrimitiveTypes.Int32), nf("y", arrow.FixedWidthTypes.Boolean),
+		nf("z", arrow.BinaryTypes.String), nf("w", arrow.PrimitiveTypes.Int16))
+	schema := fields(nf("s", st), nf("l", arrow.ListOf(st)))
+	rec := fromJSON(t, mem, schema, `[
+		{"s":{"x":1,"y":true,"z":"a","w":2},"l":[{"x":3,"y":false,"z":null,"w":null},null,{"x":null,"y":null,"z":"b","w":4}]},
+		{"s":null,"l":null},
+		{"s":{"x":null,"y":false,"z":null,"w":5},"l":[]}]`)
+	defer rec.Release()
+	roundTrip(t, mem, rec)
+
+	requireDecodeError(t, fields(nf("s", arrow.StructOf(nf("x", arrow.PrimitiveTypes.Int32),
+		arrow.Field{Name: "y", Type: arrow.PrimitiveTypes.Int32}))), []string{"00 02 00000000 00000000"},
+		rowbridge.ErrLayout, 0, "s.y", 1)
+	requireDecodeError(t, fields(nf("s", st)), []string{"00 00 01000000 01 0300"}, rowbridge.ErrTruncated, 0, "s.z", 7)
+	requireDecodeError(t, fields(nf("s", st)), []string{"00 00 01000000"}, rowbridge.ErrTruncated, 0, "s.y", 6)
+}
