@@ -1,6 +1,8 @@
 package trycast
 
 import (
+	"encoding/binary"
+	mathbits "math/bits"
 	"unicode/utf8"
 	"unsafe"
 
@@ -73,32 +75,110 @@ func fromStrings[O offset](from, to arrow.DataType) kernel {
 }
 
 // parseInts is the hot loop of the Velox benchmark, written out without a
-// per-row closure: an empty string fails without a call, parseInt settles
-// the common strings before the full parser, and the all-valid input (the
-// common case) skips the validity test.
+// per-row closure.
 func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[T](c.mem, n)
-	width, d := intWidth(to), c.d
-	offs, data, vals, bits := s.offs, s.data, o.vals[:n], o.validity
-	valid, bit0 := s.valid, s.bit0
-	clear(bits)
-	for i := range vals {
-		lo, hi := offs[i], offs[i+1]
-		if hi <= lo || (valid != nil && !bitutil.BitIsSet(valid, bit0+i)) {
-			vals[i] = 0
-			continue
-		}
-		v, ok := parseInt(data[lo:hi], width, d)
-		if !ok {
-			vals[i] = 0
-			continue
-		}
-		vals[i] = T(v)
-		bits[i>>3] |= 1 << (i & 7)
+	if n > 0 {
+		parseIntRows(s, o.vals[:n], o.validity, intWidth(to), c.d)
 	}
 	return o.finish(to, n)
+}
+
+// parseIntRows parses row i of s into vals[i] and its validity bit; a
+// failing or null row gets 0 (ParseInt's failing value) and a 0 bit.
+//
+// Go's ABI has no callee-saved registers, so a call in the loop spills
+// the loop's live values on every row, which costs about as much as
+// parsing a short number, and ParseInt is too big to inline. Rows
+// therefore go 8 at a time through settleInts, a loop without calls that
+// decides ParseInt's own first two cases with ParseInt's helpers
+// (digitWord on the 8 bytes ending at the row's last byte, and
+// cannotStartInt); only the rows it leaves are passed to ParseInt. There
+// is no second parser to keep in step: TestCastStringToIntRows and
+// TestCastStringToIntRandom hold every row to ParseInt's answer.
+func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals []T, bits []byte, width int, d Dialect) {
+	n := len(vals)
+	offs, data := s.offs[:n+1], s.data
+	limit := maxMagnitude(width, false)
+	for base := 0; base < n; base += 8 {
+		m := min(8, n-base)
+		rows := vals[base : base+m]
+		if offs[base] == offs[base+m] { // only empty strings: all fail
+			if m == 8 {
+				*(*[8]T)(rows) = [8]T{} // a few stores, not a memclr call
+			} else {
+				clear(rows)
+			}
+			bits[base>>3] = 0
+			continue
+		}
+		ok, slow := settleInts(rows, offs[base:base+m+1], data, limit)
+		if s.valid != nil {
+			mask := bitsAt(s.valid, s.bit0+base)
+			for null := ^mask & (1<<m - 1); null != 0; null &= null - 1 {
+				rows[mathbits.TrailingZeros8(null)] = 0
+			}
+			ok &= mask
+			slow &= mask
+		}
+		for ; slow != 0; slow &= slow - 1 {
+			j := mathbits.TrailingZeros8(slow)
+			v, parsed := ParseInt(data[offs[base+j]:offs[base+j+1]], width, d)
+			rows[j] = T(v)
+			if parsed {
+				ok |= 1 << j
+			}
+		}
+		bits[base>>3] = ok
+	}
+}
+
+// settleInts does the call-free part for up to 8 rows (row j spans
+// offs[j]..offs[j+1]): it stores the value of each row it settles (0 for a
+// failure) and returns the rows settled valid and those left to ParseInt.
+// It is its own function so that its loop has few live values and keeps
+// them in registers.
+func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, data []byte, limit uint64) (ok, slow byte) {
+	lo := offs[0]
+	ends := offs[1:]
+	ends = ends[:len(rows)]
+	for j := range rows {
+		hi := ends[j]
+		k := int(hi - lo)
+		lo = hi
+		bit := byte(1) << (j & 7)
+		var v uint64
+		if uint(k-1) < 8 && hi >= 8 {
+			// The 8 bytes end at the row's last byte; those before the row
+			// belong to earlier rows, and digitWord ignores them.
+			w := binary.LittleEndian.Uint64(data[hi-8 : hi])
+			if x, digits := digitWord(w, k); digits {
+				if x <= limit {
+					v = x
+					ok |= bit
+				}
+			} else if !cannotStartInt(byte(w >> (64 - 8*uint(k)))) { // the row's first byte
+				slow |= bit
+			}
+		} else if k > 0 {
+			slow |= bit
+		}
+		rows[j] = T(v)
+	}
+	return ok, slow
+}
+
+// bitsAt is the 8 bits of bm starting at bit pos (bit pos in bit 0); bits
+// past the end of bm read as 0.
+func bitsAt(bm []byte, pos int) byte {
+	k, r := pos>>3, uint(pos&7)
+	b := bm[k] >> r
+	if r != 0 && k+1 < len(bm) {
+		b |= bm[k+1] << (8 - r)
+	}
+	return b
 }
 
 func parseFloats[O offset, T float32 | float64](c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
@@ -240,31 +320,4 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		}
 		return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 	}
-}
-
-// parseInt is ParseInt with the two commonest strings settled first: 1 to
-// 18 ASCII digits and nothing else, which every dialect reads the same way
-// (no sign, nothing to trim, no fraction), and a string whose first byte is
-// printable ASCII that no dialect trims and no number starts with (like
-// "$" or "abc"), which every dialect rejects. TestParseIntShortcuts holds
-// it to ParseInt's answers.
-func parseInt(s []byte, width int, d Dialect) (int64, bool) {
-	if len(s) == 0 || len(s) > 18 {
-		return ParseInt(s, width, d)
-	}
-	if c := s[0]; c > ' ' && c < 0x7f && (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' {
-		return 0, false
-	}
-	var v int64
-	for _, c := range s {
-		c -= '0'
-		if c > 9 {
-			return ParseInt(s, width, d)
-		}
-		v = v*10 + int64(c)
-	}
-	if v > 1<<(width-1)-1 {
-		return 0, false
-	}
-	return v, true
 }

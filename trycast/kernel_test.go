@@ -2,6 +2,7 @@ package trycast
 
 import (
 	"math"
+	"math/rand/v2"
 	"strconv"
 	"testing"
 	"time"
@@ -12,28 +13,130 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// TestParseIntShortcuts: the kernel's parseInt must give ParseInt's answer
-// for every string, in every dialect and width.
-func TestParseIntShortcuts(t *testing.T) {
-	var inputs []string
-	for c := 0; c < 256; c++ {
-		b := string([]byte{byte(c)})
-		inputs = append(inputs, b, b+"1", "1"+b, b+"12", " "+b, "12"+b+"3")
+// TestCastStringToIntRows: the int kernel gives ParseInt's answer row by
+// row on a mixed column (digits, signs, spaces, empty, invalid, out of
+// range, nulls) of every offset width, sliced at every offset 0..17 so the
+// validity bitmap is read at each bit alignment, with lengths that end
+// mid-byte.
+func TestCastStringToIntRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	words := []string{"12", "", "-7", "$", " 42 ", "300", "99999999999", "+0", "1.5", "\u00a09", "x", "-2147483648", "007",
+		"12345678", "1234567x", "x2345678", "99999999", "00000000", "123456789", "1 ", "\x7f1", "٣", "127", "128", "32767", "32768", "-"}
+	const n = 61
+	b := array.NewStringBuilder(mem)
+	for i := range n {
+		if i%5 == 3 || i%11 == 0 {
+			b.AppendNull()
+			continue
+		}
+		b.Append(words[i%len(words)])
 	}
-	inputs = append(inputs, "", "0", "007", "127", "128", "255", "32767", "32768",
-		"2147483647", "2147483648", "9223372036854775807", "999999999999999999",
-		"1000000000000000000", "99999999999999999999", "12.5", ".5", "1e3", "٣", " 12 ")
-	for _, s := range inputs {
-		for _, w := range []int{8, 16, 32, 64} {
-			for _, d := range []Dialect{Presto, Spark, SparkANSI} {
-				qv, qok := parseInt([]byte(s), w, d)
-				v, ok := ParseInt([]byte(s), w, d)
-				if ok != qok || (ok && v != qv) {
-					t.Errorf("%q int%d %s: parseInt (%d, %v), ParseInt (%d, %v)", s, w, d, qv, qok, v, ok)
+	strs := b.NewStringArray()
+	b.Release()
+	defer strs.Release()
+	large := castOK(t, mem, strs, arrow.BinaryTypes.LargeString)
+	defer large.Release()
+	for _, full := range []arrow.Array{strs, large} {
+		for off := 0; off < 18; off++ {
+			for _, to := range []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64} {
+				for _, d := range []Dialect{Presto, Spark, SparkANSI} {
+					in := array.NewSlice(full, int64(off), int64(n-off/2))
+					out, err := Cast(mem, in, to, Options{Dialect: d})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := array.ValidateFull(out); err != nil {
+						t.Fatal(err)
+					}
+					nulls := 0
+					for i := range in.Len() {
+						var v int64
+						ok := in.IsValid(i)
+						if ok {
+							v, ok = ParseInt([]byte(strs.Value(off+i)), intWidth(to), d)
+						}
+						if !ok {
+							nulls++
+							if out.IsValid(i) {
+								t.Fatalf("%s %v off %d row %d: got a value, want NULL", to, d, off, i)
+							}
+							continue
+						}
+						if got := intAt(out, i); out.IsNull(i) || got != v {
+							t.Fatalf("%s %v off %d row %d (%q): got %d (null %v), want %d", to, d, off, i, strs.Value(off+i), got, out.IsNull(i), v)
+						}
+					}
+					if out.NullN() != nulls {
+						t.Fatalf("%s %v off %d: NullN %d, want %d", to, d, off, out.NullN(), nulls)
+					}
+					out.Release()
+					in.Release()
 				}
 			}
 		}
 	}
+}
+
+// TestCastStringToIntRandom: the int kernel gives ParseInt's answer on
+// random rows of 0 to 10 bytes drawn mostly from digits, so that every
+// length the kernel settles itself occurs with a non-digit at every place.
+func TestCastStringToIntRandom(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "0123456789012345678901234567890123456789 -+.$a\x00\x7f\xc2\xa0"
+	b := array.NewBinaryBuilder(mem, arrow.BinaryTypes.Binary)
+	var rows [][]byte
+	for range 5000 {
+		s := make([]byte, r.IntN(11))
+		for i := range s {
+			s[i] = alphabet[r.IntN(len(alphabet))]
+		}
+		rows = append(rows, s)
+		b.Append(s)
+	}
+	in := b.NewArray()
+	b.Release()
+	defer in.Release()
+	for _, to := range []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64} {
+		for _, d := range []Dialect{Presto, Spark, SparkANSI} {
+			out, err := Cast(mem, in, to, Options{Dialect: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range rows {
+				v, ok := ParseInt(s, intWidth(to), d)
+				if out.IsValid(i) != ok || (ok && intAt(out, i) != v) {
+					t.Fatalf("%s %v row %d (%q): got %d (valid %v), want %d, %v", to, d, i, s, intAt(out, i), out.IsValid(i), v, ok)
+				}
+			}
+			out.Release()
+		}
+	}
+}
+
+func castOK(t *testing.T, mem memory.Allocator, in arrow.Array, to arrow.DataType) arrow.Array {
+	t.Helper()
+	out, err := Cast(mem, in, to, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func intAt(a arrow.Array, i int) int64 {
+	switch a := a.(type) {
+	case *array.Int8:
+		return int64(a.Value(i))
+	case *array.Int16:
+		return int64(a.Value(i))
+	case *array.Int32:
+		return int64(a.Value(i))
+	case *array.Int64:
+		return a.Value(i)
+	}
+	panic("not an integer array")
 }
 
 // TestCastToString renders every numeric source, with a null row, the way

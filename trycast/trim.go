@@ -11,6 +11,8 @@ const (
 	clsSparkTrim              // 0x00..0x20 and 0x7F (Java isWhitespace||isISOControl, per byte)
 	clsJavaTrim               // 0x00..0x20 (java.lang.String.trim)
 	clsDigit                  // '0'..'9'
+	clsPrestoEdge             // 0x01..0x20 and every non-ASCII byte: where trimPresto may trim
+	clsNotInt                 // printable ASCII no dialect trims and no integer starts with
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -30,6 +32,12 @@ var byteClass = func() (t [256]uint8) {
 		}
 		if c >= '0' && c <= '9' {
 			f |= clsDigit
+		}
+		if (c >= 1 && c <= ' ') || c >= utf8.RuneSelf {
+			f |= clsPrestoEdge
+		}
+		if c > ' ' && c < 0x7f && (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' {
+			f |= clsNotInt
 		}
 		t[c] = f
 	}
