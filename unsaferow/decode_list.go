@@ -248,31 +248,47 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 			continue
 		}
 		first, c := offs[k], offs[k+1]-offs[k]
-		if c == 0 {
-			continue
-		}
 		r := st.rows[s.row]
-		bits := elementBits(r, s.start, c)
-		at := s.start + 8 + int32(len(bits))
-		dst := out[first*w : (first+c)*w]
-		src := r[at : at+c*w]
-		if len(src) <= 64 {
-			copySmall(dst, src)
+		bitsAt, at := s.start+8, s.start+int32(arrayHeader(int64(c)))
+		dst, n := out[first*w:], c*w
+		// Inner arrays of ARRAY(ARRAY(BIGINT)) hold 0 or 1 element. Such
+		// a region is copied as one whole word, and its null bits are read
+		// as one word, whenever the row and out have the room, so that no
+		// branch depends on the count, which is random and would be
+		// mispredicted. The bytes written past the region belong to later
+		// arrays, which are written after it.
+		switch {
+		case n <= 8 && len(dst) >= 8 && len(r)-int(at) >= 8:
+			binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(r[at:]))
+		case n <= 64: // for short regions a call to memmove costs more
+			copySmall(dst, r[at:at+n])
+		default:
+			copy(dst, r[at:at+n])
+		}
+		var anyNull bool
+		if c <= 64 && len(r)-int(bitsAt) >= 8 {
+			anyNull = binary.LittleEndian.Uint64(r[bitsAt:])&(^uint64(0)>>(64-c)) != 0
 		} else {
-			copy(dst, src)
+			anyNull = hasNulls(r[bitsAt:at], c)
 		}
-		if !hasNulls(bits, c) {
-			continue
-		}
-		for j := int32(0); j < c; j++ {
-			if bitSet(bits, j) {
-				clear(dst[j*w : (j+1)*w])
-				v.SetNull(int(first + j))
-			}
+		if anyNull {
+			clearNullElements(r[bitsAt:at], c, dst[:n], w, int(first), &v)
 		}
 	}
 	validity, nulls := v.Finish()
 	return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+}
+
+// clearNullElements zeroes the null elements of one array in dst (their
+// bytes may be garbage in Velox output) and marks them in v; the array's
+// first element is entry first of the level.
+func clearNullElements(bits []byte, c int32, dst []byte, w int32, first int, v *arrowvec.Validity) {
+	for j := int32(0); j < c; j++ {
+		if bitSet(bits, j) {
+			clear(dst[j*w : (j+1)*w])
+			v.SetNull(first + int(j))
+		}
+	}
 }
 
 // decodeShortDecimalElements widens int64 elements to decimal128.
