@@ -199,7 +199,7 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	build = func(n *arrowvec.Node, aligned, element bool) *column {
 		c := &column{node: n, path: n.Path, width: fixedWidth(n), aligned: aligned,
 			notNull:   !n.Nullable && n.Kind != arrowvec.KindNull,
-			check:     n.Kind == arrowvec.KindString,
+			check:     n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindDecimal,
 			bytesKind: n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindBinary}
 		if element && c.width >= 0 {
 			c.mode = inArrays

@@ -114,3 +114,90 @@ func TestDecodeStructPrefix(t *testing.T) {
 	requireDecodeError(t, fields(nf("s", st)), []string{"00 00 01000000 01 0300"}, rowbridge.ErrTruncated, 0, "s.z", 7)
 	requireDecodeError(t, fields(nf("s", st)), []string{"00 00 01000000"}, rowbridge.ErrTruncated, 0, "s.y", 6)
 }
+
+var (
+	dec52  = &arrow.Decimal128Type{Precision: 5, Scale: 2}
+	dec200 = &arrow.Decimal128Type{Precision: 20, Scale: 0}
+)
+
+// Decimals whose unscaled value has more digits than the precision are
+// rejected wherever they sit, as the UnsafeRow decoder rejects them.
+func TestDecodeDecimalPrecision(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	// ±(10^p - 1) is the widest value that fits.
+	for _, tc := range []struct {
+		schema *arrow.Schema
+		rows   []string
+		want   string
+	}{
+		{fields(nf("a", dec52)), []string{"00 9f86010000000000", "00 6179feffffffffff"}, `[{"a":"999.99"},{"a":"-999.99"}]`},
+		{fields(nf("d", dec200)), []string{"00 ffff0f632d5ec76b 0500000000000000"}, `[{"d":"99999999999999999999"}]`},
+		// A null element's slot is not a value, whatever its bytes.
+		{fields(nf("l", arrow.ListOf(dec52))), []string{"00 02000000 02 0100000000000000 a086010000000000"}, `[{"l":["0.01",null]}]`},
+	} {
+		dec, err := NewDecoder(tc.schema, WithAllocator(mem))
+		require.NoError(t, err)
+		bs := make([][]byte, len(tc.rows))
+		for i, h := range tc.rows {
+			bs[i] = unhex(t, h)
+		}
+		rec, err := dec.Decode(bs)
+		require.NoError(t, err)
+		validateBatch(t, rec)
+		want := fromJSON(t, mem, tc.schema, tc.want)
+		requireSameBatch(t, want, rec)
+		want.Release()
+		rec.Release()
+	}
+
+	bad := "a086010000000000" // 100000 for DECIMAL(5,2)
+	for _, tc := range []struct {
+		name   string
+		schema *arrow.Schema
+		rows   []string
+		field  string
+		offset int
+	}{
+		{"row prefix", fields(nf("a", dec52)), []string{"00 " + bad}, "a", 1},
+		{"negative", fields(nf("a", dec52)), []string{"00 6079feffffffffff"}, "a", 1},
+		{"long", fields(nf("d", dec200)), []string{"00 000010632d5ec76b 0500000000000000"}, "d", 1},
+		{"long minimum", fields(nf("d", dec200)), []string{"00 0000000000000000 0000000000000080"}, "d", 1},
+		{"struct prefix", fields(nf("s", arrow.StructOf(nf("x", dec52)))), []string{"00 00 " + bad}, "s.x", 2},
+		{"after a string", fields(nf("t", arrow.BinaryTypes.String), nf("b", dec52)), []string{"00 01000000 61 " + bad}, "b", 6},
+		{"array element", fields(nf("l", arrow.ListOf(dec52))), []string{"00 02000000 00 0100000000000000 " + bad}, "l.item", 14},
+		{"map key", fields(nf("m", arrow.MapOf(dec200, arrow.PrimitiveTypes.Int32))),
+			[]string{"00 01000000 00 000010632d5ec76b0500000000000000 01000000 00 07000000"}, "m.key", 6},
+		{"array of arrays", fields(nf("a", arrow.ListOf(arrow.ListOf(dec52)))),
+			[]string{"00 01000000 00 11000000 04000000 01000000 00 " + bad}, "a.item.item", 19},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			requireDecodeError(t, tc.schema, tc.rows, rowbridge.ErrDecimal, 0, tc.field, tc.offset)
+		})
+	}
+}
+
+// Decimal faults take their place in the order of faults: rows first, then
+// the order the row is read.
+func TestDecodeDecimalFirstFault(t *testing.T) {
+	bad, one := "a086010000000000", "0100000000000000"
+	two := fields(nf("a", dec52), nf("b", dec52))
+	requireDecodeError(t, two, []string{"00 " + one + bad, "00 " + bad + one}, rowbridge.ErrDecimal, 0, "b", 9)
+	// Before a truncated row and before a fault later in the row.
+	after := fields(nf("t", arrow.BinaryTypes.String), nf("b", dec52))
+	requireDecodeError(t, after, []string{"00 01000000 61 " + bad, "00 0100"}, rowbridge.ErrDecimal, 0, "b", 6)
+	requireDecodeError(t, fields(nf("a", dec52), nf("t", arrow.BinaryTypes.String)), []string{"00 " + bad + " 05000000 61"},
+		rowbridge.ErrDecimal, 0, "a", 1)
+	// Against strings, by position in the row.
+	requireDecodeError(t, fields(nf("a", dec52), nf("s", arrow.BinaryTypes.String)), []string{"00 " + bad + " 01000000 ff"},
+		rowbridge.ErrDecimal, 0, "a", 1)
+	requireDecodeError(t, fields(nf("s", arrow.BinaryTypes.String), nf("a", dec52)), []string{"00 01000000 ff " + bad},
+		rowbridge.ErrUTF8, 0, "s", 1)
+	// A NOT NULL flag is read with its field: after the decimal before it,
+	// before the decimal after it.
+	x := arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32}
+	requireDecodeError(t, arrow.NewSchema([]arrow.Field{x, nf("b", dec52)}, nil), []string{"01 00000000 " + bad},
+		rowbridge.ErrLayout, 0, "x", 0)
+	requireDecodeError(t, arrow.NewSchema([]arrow.Field{nf("b", dec52), x}, nil), []string{"02 " + bad + " 00000000"},
+		rowbridge.ErrDecimal, 0, "b", 1)
+}

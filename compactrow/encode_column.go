@@ -20,7 +20,8 @@ type source struct {
 	valid   []byte // Arrow validity bitmap, nil when every value is valid
 	values  []byte // fixed-width values or the boolean bitmap
 	offsets []int32
-	data    []byte // string/binary bytes
+	data    []byte       // string/binary bytes
+	decimal decimalLimit // KindDecimal
 	// children: list element; map key and value; struct fields.
 	children []*source
 }
@@ -56,6 +57,9 @@ func newSource(node *arrowvec.Node, d arrow.ArrayData, parentOff int) *source {
 		for i, ch := range node.Children {
 			s.children[i] = newSource(ch, d.Children()[i], s.off)
 		}
+	case arrowvec.KindDecimal:
+		s.values = bytesOf(bufs, 1)
+		s.decimal = newDecimalLimit(node)
 	default:
 		s.values = bytesOf(bufs, 1)
 	}

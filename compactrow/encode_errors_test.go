@@ -51,6 +51,74 @@ func TestEncodeShortDecimalOverflow(t *testing.T) {
 	require.Equal(t, unhex(t, "00 00 fbffffffffffffff"), one.Row(0))
 }
 
+// Decimals with more digits than their precision are refused, wherever
+// they sit, and ±(10^p - 1) is written.
+func TestEncodeDecimalPrecision(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	short := &arrow.Decimal128Type{Precision: 5, Scale: 2}
+	long := &arrow.Decimal128Type{Precision: 20, Scale: 0}
+	tenTo20 := decimal128.New(5, 0x6bc75e2d63100000)
+	minInt128 := decimal128.New(-1<<63, 0)
+	for _, tc := range []struct {
+		name  string
+		dt    arrow.DataType
+		wrap  func(arrow.DataType) arrow.DataType
+		ok    []decimal128.Num
+		bad   decimal128.Num
+		field string
+	}{
+		{"short", short, nil, []decimal128.Num{decimal128.FromI64(99999), decimal128.FromI64(-99999)}, decimal128.FromI64(100000), "d"},
+		{"short negative", short, nil, nil, decimal128.FromI64(-100000), "d"},
+		{"long", long, nil, []decimal128.Num{tenTo20.Sub(decimal128.FromU64(1)), tenTo20.Sub(decimal128.FromU64(1)).Negate()}, tenTo20, "d"},
+		{"long minimum", long, nil, nil, minInt128, "d"},
+		{"in a struct", short, func(dt arrow.DataType) arrow.DataType { return arrow.StructOf(nf("x", dt)) }, nil, decimal128.FromI64(100000), "d.x"},
+		{"short in an array", short, func(dt arrow.DataType) arrow.DataType { return arrow.ListOf(dt) }, nil, decimal128.FromI64(100000), "d.item"},
+		{"long in an array", long, func(dt arrow.DataType) arrow.DataType { return arrow.ListOf(dt) }, nil, tenTo20, "d.item"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dt := tc.dt
+			if tc.wrap != nil {
+				dt = tc.wrap(dt)
+			}
+			schema := fields(nf("d", dt))
+			b := array.NewRecordBuilder(mem, schema)
+			defer b.Release()
+			var db *array.Decimal128Builder
+			appendRow := func(v decimal128.Num) {
+				switch fb := b.Field(0).(type) {
+				case *array.Decimal128Builder:
+					fb.Append(v)
+				case *array.StructBuilder:
+					fb.Append(true)
+					fb.FieldBuilder(0).(*array.Decimal128Builder).Append(v)
+				case *array.ListBuilder:
+					fb.Append(true)
+					db = fb.ValueBuilder().(*array.Decimal128Builder)
+					db.AppendNull()
+					db.Append(v)
+				}
+			}
+			for _, v := range tc.ok {
+				appendRow(v)
+			}
+			appendRow(tc.bad)
+			rec := b.NewRecordBatch()
+			defer rec.Release()
+
+			enc, err := NewEncoder(schema)
+			require.NoError(t, err)
+			_, err = enc.Encode(rec)
+			requireEncodeError(t, err, rowbridge.ErrValue, len(tc.ok), tc.field)
+			if len(tc.ok) > 0 {
+				good := rec.NewSlice(0, int64(len(tc.ok)))
+				defer good.Release()
+				roundTrip(t, mem, good)
+			}
+		})
+	}
+}
+
 func TestNotNullFields(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)

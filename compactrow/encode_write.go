@@ -3,6 +3,7 @@ package compactrow
 import (
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
@@ -123,6 +124,13 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		// Arrow's values are the CompactRow slots: one copy, then the
 		// null slots are zeroed back (Velox writes them as zero).
 		w := s.width
+		if s.node.Kind == arrowvec.KindDecimal {
+			for j := range n {
+				if s.isValid(start+j) && !s.decimal.longOK(int64(le.Uint64(s.values[16*(s.off+start+j)+8:])), le.Uint64(s.values[16*(s.off+start+j):])) {
+					return 0, s.precisionError(s.off + start + j)
+				}
+			}
+		}
 		copy(buf[p:p+n*w], s.values[(s.off+start)*w:])
 		if s.valid != nil {
 			for j := range n {
@@ -199,18 +207,32 @@ func (s *source) putFixed(i int, dst []byte) error {
 	case arrowvec.KindInt64, arrowvec.KindFloat64, arrowvec.KindTimestamp:
 		copy(dst[:8], s.values[8*j:])
 	case arrowvec.KindDecimal:
+		lo, hi := le.Uint64(s.values[16*j:]), le.Uint64(s.values[16*j+8:])
 		if s.width == 16 {
+			if !s.decimal.longOK(int64(hi), lo) {
+				return s.precisionError(j)
+			}
 			copy(dst[:16], s.values[16*j:])
 			return nil
 		}
-		lo, hi := le.Uint64(s.values[16*j:]), le.Uint64(s.values[16*j+8:])
 		if hi != uint64(int64(lo)>>63) {
 			return &rowbridge.EncodeError{Field: s.node.Path,
 				Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value does not fit in 64 bits", rowbridge.ErrValue, s.node.Precision, s.node.Scale)}
 		}
+		if !s.decimal.shortOK(int64(lo)) {
+			return s.precisionError(j)
+		}
 		le.PutUint64(dst, lo)
 	}
 	return nil
+}
+
+// precisionError reports a decimal at buffer index j with more digits
+// than its precision allows.
+func (s *source) precisionError(j int) error {
+	v := decimal128.New(int64(le.Uint64(s.values[16*j+8:])), le.Uint64(s.values[16*j:]))
+	return &rowbridge.EncodeError{Field: s.node.Path,
+		Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value %s exceeds the precision", rowbridge.ErrValue, s.node.Precision, s.node.Scale, v.BigInt())}
 }
 
 // sameBytes reports whether the Arrow value buffer holds exactly the
