@@ -22,7 +22,7 @@ func ParseInt(s []byte, bits int, d Dialect) (int64, bool) {
 	if n == 0 || cannotStartInt(s[0]) {
 		return 0, false
 	}
-	if n <= 8 {
+	if n <= 8 && isDigit(s[0]) {
 		if v, ok := digitWord(gatherWord(s), n); ok {
 			if v > maxMagnitude(bits, false) {
 				return 0, false
@@ -116,10 +116,8 @@ func gatherWord(s []byte) uint64 {
 // and converts 8 digits with a few word operations instead of a multiply
 // per digit, and is small enough to inline into the array kernel.
 func digitWord(x uint64, n int) (uint64, bool) {
-	// Leading '0's in place of the ignored bytes (none when n is 8: Go
-	// shifts by 64 to 0).
-	low := ^uint64(0) >> (8 * uint(n))
-	x = x&^low | 0x3030303030303030&low
+	// Leading '0's in place of the ignored bytes.
+	x = x&wordKeep[n&7] | wordPad[n&7]
 	// The lowest byte that is not a digit sees no carry or borrow from the
 	// bytes below it, and sets its top bit in x+0x46 (bytes 0x3A..0x7F and
 	// 0x80..0xB9) or in x-0x30 (below 0x30, and 0xB0..0xFF).
@@ -131,6 +129,17 @@ func digitWord(x uint64, n int) (uint64, bool) {
 	// The top half of the sum is lane0*10^6 + lane1*10^4 + lane2*10^2 + lane3.
 	return ((t&0x000000FF000000FF)*(100+1000000<<32) + (t>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32, true
 }
+
+// wordKeep[n%8] masks the top n bytes of a word (all 8 for n = 8), and
+// wordPad[n%8] puts a '0' in each byte below them: tables, because a
+// computed shift costs the kernel's loop more than a load.
+var wordKeep, wordPad = func() (keep, pad [8]uint64) {
+	for n := 1; n <= 8; n++ {
+		low := ^uint64(0) >> (8 * uint(n)) // Go shifts by 64 to 0
+		keep[n&7], pad[n&7] = ^low, 0x3030303030303030&low
+	}
+	return keep, pad
+}()
 
 // bigMagnitude is the value of a digit string longer than 19 digits, false
 // when more than 19 are significant (more than any width holds): only
