@@ -149,7 +149,8 @@ type column struct {
 	// check: strings and decimals, whose values are checked (UTF-8,
 	// precision) beyond their layout.
 	check     bool
-	bytesKind bool // string or binary
+	bytesKind bool    // string or binary
+	elems     *column // a list's fixed-width elements, which the scan handles directly
 	decimal   decimalLimit
 	children  []*column
 }
@@ -217,6 +218,9 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 		case arrowvec.KindList, arrowvec.KindMap:
 			for _, ch := range n.Children {
 				c.children = append(c.children, build(ch, false, true))
+			}
+			if n.Kind == arrowvec.KindList && c.children[0].width > 0 {
+				c.elems = c.children[0]
 			}
 		}
 		return c

@@ -28,7 +28,14 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 	sc := scanner{}
 	for r, row := range rows {
 		sc.row, sc.r = row, r
-		if err := s.scanRow(&sc); err != nil {
+		if len(row) > math.MaxInt32 {
+			return s.firstError(rows, r, s.scanRow(&sc))
+		}
+		end, err := sc.fields(&s.row, 0, len(row))
+		if err == nil && end != len(row) {
+			err = sc.trailing(end)
+		}
+		if err != nil {
 			return s.firstError(rows, r, err)
 		}
 		if limits {
@@ -83,9 +90,13 @@ func (s *decodeScratch) scanRow(sc *scanner) error {
 		return err
 	}
 	if end != len(row) {
-		return sc.fail("", end, rowbridge.ErrLayout, "%d trailing bytes after the last field", len(row)-end)
+		return sc.trailing(end)
 	}
 	return nil
+}
+
+func (s *scanner) trailing(end int) error {
+	return s.fail("", end, rowbridge.ErrLayout, "%d trailing bytes after the last field", len(s.row)-end)
 }
 
 // firstError returns the first fault of the batch given err, the layout
@@ -237,7 +248,13 @@ func (s *scanner) fieldsFrom(cols []*column, first, flagsAt, p, end int) (int, e
 			continue
 		}
 		var err error
-		if p, err = s.value(c, p, end); err != nil {
+		if c.elems != nil {
+			c.pos = append(c.pos, int32(p))
+			p, err = s.fixedElements(c.elems, p, end, c.path)
+		} else {
+			p, err = s.value(c, p, end)
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -413,8 +430,6 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	}
 	limit := table + size
 	cur := table + 4*n
-	// Arrays of fixed-width arrays are common enough for a loop of their own.
-	inner := e.node.Kind == arrowvec.KindList && e.children[0].width > 0
 	for j := range n {
 		if isNull(j) {
 			e.appendNull()
@@ -424,9 +439,9 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 			return 0, s.fail(e.path, table+4*j, rowbridge.ErrLayout, "element %d offset %d, expected %d", j, off, cur-table)
 		}
 		var err error
-		if inner {
+		if e.elems != nil {
 			e.pos = append(e.pos, int32(cur))
-			cur, err = s.fixedElements(e.children[0], cur, limit, e.path)
+			cur, err = s.fixedElements(e.elems, cur, limit, e.path)
 		} else {
 			cur, err = s.value(e, cur, limit)
 		}
@@ -450,11 +465,17 @@ func (s *scanner) fixedElements(e *column, p, end int, path string) (int, error)
 		nb := nullBytes(n)
 		q := p + 4
 		if n >= 0 && nb+n*e.width <= end-q {
-			if n > 0 {
-				e.pos = append(e.pos, int32(p))
-				e.n += n
-				e.nulls += countSet(s.row[q:q+nb], n)
+			// No branch on n, which is random in short arrays: the first
+			// flag byte is read masked (the count's last byte when there is
+			// none), and an empty array's position is dropped again.
+			nulls := bits.OnesCount8(s.row[q-1+min(nb, 1)] & byte(1<<min(n, 8)-1))
+			if n > 8 {
+				nulls += countSet(s.row[q+1:q+nb], n-8)
 			}
+			e.pos = append(e.pos, int32(p))
+			e.pos = e.pos[:len(e.pos)-1+min(n, 1)]
+			e.n += n
+			e.nulls += nulls
 			return q + nb + n*e.width, nil
 		}
 	}
