@@ -154,13 +154,15 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 			// The 8 bytes end at the row's last byte; those before the row
 			// belong to earlier rows, and digitWord ignores them.
 			w := binary.LittleEndian.Uint64(data[hi-8 : hi])
-			if x, digits := digitWord(w, k); digits {
-				if x <= limit {
+			// The first byte is tested before the digits, so that a row
+			// like "$" costs less than a number.
+			if first := byte(w >> (64 - 8*uint(k))); !cannotStartInt(first) {
+				if x, digits := digitWord(w, k); !digits {
+					slow |= bit
+				} else if x <= limit {
 					v = x
 					ok |= bit
 				}
-			} else if !cannotStartInt(byte(w >> (64 - 8*uint(k)))) { // the row's first byte
-				slow |= bit
 			}
 		} else if k > 0 {
 			slow |= bit
