@@ -9,20 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 )
-
-// cli runs the command line in-process.
-func cli(t *testing.T, stdin []byte, args ...string) (stdout []byte, stderr string, code int) {
-	t.Helper()
-	var out, errOut bytes.Buffer
-	code = run(args, bytes.NewReader(stdin), &out, &errOut)
-	return out.Bytes(), errOut.String(), code
-}
 
 func readTestdata(t *testing.T, name string) []byte {
 	t.Helper()
@@ -145,25 +136,11 @@ func TestDecodeOutputsAreReadable(t *testing.T) {
 	requireRecordEqual(t, want, jr.RecordBatch())
 }
 
-func requireRecordEqual(t *testing.T, want, got arrow.RecordBatch) {
-	t.Helper()
-	require.True(t, array.RecordEqual(want, got), "records differ:\nwant %v\ngot  %v", want, got)
-	for _, c := range got.Columns() {
-		require.NoError(t, array.ValidateFull(c))
-	}
-}
-
 func TestErrors(t *testing.T) {
 	truncated := sampleRows[:len(sampleRows)-10]
 	notArrow := []byte("this is not arrow data at all")
 	dir := t.TempDir()
-	for _, tc := range []struct {
-		name  string
-		stdin []byte
-		args  []string
-		code  int
-		msg   string // the whole stderr line, or its start when it ends with "…"
-	}{
+	for _, tc := range []cliFailure{
 		{"no command", nil, nil, 2, ""},
 		{"unknown command", nil, []string{"frobnicate"}, 2, `rowbridge: unknown command "frobnicate" (run 'rowbridge help')`},
 		{"no format", nil, []string{"decode", "--schema", "a INT"}, 2, "rowbridge decode: --format is required (unsaferow or compactrow) (see 'rowbridge decode -h')"},
@@ -192,13 +169,7 @@ func TestErrors(t *testing.T) {
 			if tc.msg == "" {
 				return
 			}
-			require.Equal(t, 1, strings.Count(stderr, "\n"), "one line: %q", stderr)
-			line := strings.TrimSuffix(stderr, "\n")
-			if prefix, ok := strings.CutSuffix(tc.msg, "…"); ok {
-				require.True(t, strings.HasPrefix(line, prefix), "%q does not start with %q", line, prefix)
-			} else {
-				require.Equal(t, tc.msg, line)
-			}
+			requireStderrLine(t, stderr, tc.msg)
 			if tc.code == 2 {
 				require.Empty(t, out)
 			}

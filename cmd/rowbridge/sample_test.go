@@ -10,7 +10,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/compactrow"
 	"github.com/rowbridge/rowbridge/ddl"
@@ -78,12 +77,7 @@ func sampleFiles(t *testing.T, mem memory.Allocator, schema *arrow.Schema, rec a
 	require.NoError(t, w.Write(rec))
 	require.NoError(t, w.Close())
 	files["compactrow-velox-lz4.bin"] = cr.Bytes()
-	var arrowFile bytes.Buffer
-	fw, err := ipc.NewFileWriter(&arrowFile, ipc.WithSchema(schema), ipc.WithAllocator(mem))
-	require.NoError(t, err)
-	require.NoError(t, fw.Write(rec))
-	require.NoError(t, fw.Close())
-	files["sample.arrow"] = arrowFile.Bytes()
+	files["sample.arrow"] = writeArrowFile(t, schema, []arrow.RecordBatch{rec}, mem)
 	var jsonl []byte
 	for i := range int(rec.NumRows()) {
 		jsonl = append(appendRowJSON(jsonl, rec, i), '\n')
