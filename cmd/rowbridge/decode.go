@@ -68,18 +68,9 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		in, closeIn, err := openInput(e, args)
-		if err != nil {
-			return err
-		}
-		defer closeIn()
-		prog, in := startProgress(e, "decode", in, *noProgress)
-		defer prog.done()
-		o, err := createOutput(e, out)
-		if err != nil {
-			return err
-		}
-		return o.finish(decode(layout, in, sc, batchRows, sink, o, prog))
+		return convert(e, "decode", args, out, *noProgress, func(in io.Reader, o io.Writer, prog *progress) error {
+			return decode(layout, in, sc, batchRows, sink, o, prog)
+		})
 	}
 }
 

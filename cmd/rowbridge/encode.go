@@ -55,18 +55,9 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err := refuseTerminal(e, out); err != nil {
 			return err
 		}
-		in, closeIn, err := openInput(e, args)
-		if err != nil {
-			return err
-		}
-		defer closeIn()
-		prog, in := startProgress(e, "encode", in, *noProgress)
-		defer prog.done()
-		o, err := createOutput(e, out)
-		if err != nil {
-			return err
-		}
-		return o.finish(encode(layout, fl, in, o, prog))
+		return convert(e, "encode", args, out, *noProgress, func(in io.Reader, o io.Writer, prog *progress) error {
+			return encode(layout, fl, in, o, prog)
+		})
 	}
 }
 

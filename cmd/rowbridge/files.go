@@ -24,6 +24,24 @@ func openInput(e *env, args []string) (io.Reader, func(), error) {
 	return f, func() { f.Close() }, nil
 }
 
+// convert runs one conversion of decode or encode: run reads the input
+// argument (counted by the progress bar, when there is one) and writes the
+// output at path, which is removed again if run fails.
+func convert(e *env, verb string, args []string, path string, noProgress bool, run func(in io.Reader, out io.Writer, prog *progress) error) error {
+	in, closeIn, err := openInput(e, args)
+	if err != nil {
+		return err
+	}
+	defer closeIn()
+	prog, in := startProgress(e, verb, in, noProgress)
+	defer prog.done()
+	o, err := createOutput(e, path)
+	if err != nil {
+		return err
+	}
+	return o.finish(run(in, o, prog))
+}
+
 // output is a buffered destination: stdout, or a file that is removed
 // again if the command fails.
 type output struct {
