@@ -130,7 +130,7 @@ func parseTimestampSpark(s []byte, loc *time.Location) (int64, bool) {
 		switch {
 		case i < 2:
 			// A leading 'T' or ':' would be Spark's time-only form, which
-			// takes today's date; it is rejected (see docs/trycast-notes.md).
+			// takes today's date; it is rejected (see docs/trycast.md).
 			if b != '-' || !sparkTsDigitsOK(i, digits) {
 				return 0, false
 			}

@@ -64,7 +64,7 @@ func TestParseTimestampDialects(t *testing.T) {
 		{"2015-03-18 24:00:00", all(null)},
 		{"2015-03-18 23:60:00", all(null)},
 		{"2015-03-18 23:59:60", all(null)},
-		{"T12:00:00", all(null)}, // Spark time-only form: rejected, see notes
+		{"T12:00:00", all(null)}, // Spark time-only form: rejected, see docs/trycast.md
 		{"12:00:00", all(null)},  // likewise
 		{"-1-1-1", presto(daysFromCivil(-1, 1, 1) * 86400 * 1e6)},
 		{"+2015-03-18", all("2015-03-18T00:00:00Z")},
