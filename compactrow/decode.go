@@ -112,7 +112,8 @@ const (
 	inPrefix
 	// inArrays: the fixed-width elements of arrays (or map keys or values),
 	// contiguous after each array's null flags. pos holds the start (the
-	// element count) of every array, n the number of elements.
+	// element count) of every non-empty array (but see parent), n the
+	// number of elements.
 	inArrays
 )
 
@@ -125,7 +126,9 @@ type column struct {
 	mode  colMode
 
 	// inPrefix: the enclosing struct (or the row), the value's offset from
-	// the struct's start, and its null flag there.
+	// the struct's start, and its null flag there. inArrays: the list whose
+	// elements these are (nil for map keys and values), whose positions
+	// are the arrays'; pos is then unused.
 	parent   *column
 	rel      int
 	flagByte int
@@ -220,7 +223,8 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 				c.children = append(c.children, build(ch, false, true))
 			}
 			if n.Kind == arrowvec.KindList && c.children[0].width > 0 {
-				c.elems = c.children[0]
+				// Located through the list's own positions.
+				c.elems, c.children[0].parent = c.children[0], c
 			}
 		}
 		return c
@@ -240,7 +244,7 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 		if !c.aligned || c.node.Kind == arrowvec.KindString || c.node.Kind == arrowvec.KindBinary {
 			s.tracked = append(s.tracked, c)
 		}
-		if !c.aligned {
+		if !c.aligned && c.parent == nil {
 			s.unaligned = append(s.unaligned, c)
 		}
 	}

@@ -73,18 +73,28 @@ func (c *column) values(rows [][]byte, limit int, f func(r, p int) bool) {
 			return f(r, p+c.rel)
 		})
 	case inArrays:
+		// each array's elements, in order
+		array := func(r, a int) bool {
+			row := rows[r]
+			n := int(le.Uint32(row[a:]))
+			flags := row[a+4:]
+			q := a + 4 + nullBytes(n)
+			for j := range n {
+				if flags[j>>3]&(1<<(j&7)) == 0 && !f(r, q+j*c.width) {
+					return false
+				}
+			}
+			return true
+		}
+		if c.parent != nil { // a list's elements: the arrays are the list's values
+			c.parent.entries(limit, func(r, p int) bool { return p < 0 || array(r, p) })
+			return
+		}
 		i := 0
 		for r := range limit {
-			row := rows[r]
 			for end := int(c.rowEnd[r]); i < end; i++ {
-				a := int(c.pos[i])
-				n := int(le.Uint32(row[a:]))
-				flags := row[a+4:]
-				q := a + 4 + nullBytes(n)
-				for j := range n {
-					if flags[j>>3]&(1<<(j&7)) == 0 && !f(r, q+j*c.width) {
-						return
-					}
+				if !array(r, int(c.pos[i])) {
+					return
 				}
 			}
 		}

@@ -2,7 +2,6 @@ package compactrow
 
 import (
 	"encoding/binary"
-	"math/bits"
 	"unicode/utf8"
 	"unsafe"
 
@@ -38,6 +37,10 @@ func (f *filler) fill(c *column) arrow.ArrayData {
 		return arrowvec.NewStructData(c.node.Type, n, valid, nulls, children)
 	case arrowvec.KindList:
 		valid, nulls := f.posValidity(c)
+		if c.elems != nil {
+			offs, elems := f.fillFixedList(c)
+			return arrowvec.NewListData(c.node.Type, n, valid, nulls, offs, elems)
+		}
 		offs := f.countOffsets(c)
 		return arrowvec.NewListData(c.node.Type, n, valid, nulls, offs, f.fill(c.children[0]))
 	case arrowvec.KindMap:
@@ -364,86 +367,4 @@ func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid
 		}
 	}
 	return ok
-}
-
-// fillElements builds an inArrays column: each array's elements are
-// contiguous, so most kinds are one copy per array. Null slots are zero.
-func (f *filler) fillElements(c *column) arrow.ArrayData {
-	n := c.n
-	k := c.node.Kind
-	vbuf, valid := f.newValidity(n, c.nulls)
-	var buf *memory.Buffer
-	var out []byte
-	aw := k.ValueWidth()
-	if k == arrowvec.KindBool {
-		buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
-	} else {
-		buf = arrowvec.NewBuffer(f.mem, n*aw)
-	}
-	out = buf.Bytes()
-	short := k == arrowvec.KindDecimal && c.width == 8
-	long := k == arrowvec.KindDecimal && c.width == 16
-	w := c.width
-	ok := true
-	i, at := 0, 0 // array, first element of the array
-	for r, row := range f.rows {
-		for end := int(c.rowEnd[r]); i < end; i++ {
-			a := int(c.pos[i])
-			m := int(le.Uint32(row[a:]))
-			nb := nullBytes(m)
-			flags := row[a+4 : a+4+nb]
-			src := row[a+4+nb : a+4+nb+m*w]
-			switch {
-			case k == arrowvec.KindBool:
-				for j, b := range src {
-					if b != 0 {
-						e := at + j
-						out[e>>3] |= 1 << (e & 7)
-					}
-				}
-			case short:
-				dst := view[uint64](out[16*at : 16*(at+m)])
-				for j := range m {
-					v := int64(load[uint64](src, 8*j))
-					if !c.decimal.shortOK(v) {
-						ok = false
-					}
-					dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
-				}
-			default:
-				copy(out[aw*at:], src)
-				if long {
-					dst := view[uint64](out[16*at : 16*(at+m)])
-					for j := range m {
-						if !c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
-							ok = false
-						}
-					}
-				}
-			}
-			if c.nulls > 0 {
-				for fi, fl := range flags {
-					for ; fl != 0; fl &= fl - 1 { // each set bit: a null element
-						j := fi<<3 + bits.TrailingZeros8(fl)
-						if j >= m {
-							break // unused high bits are ignored
-						}
-						e := at + j
-						valid[e>>3] &^= 1 << (e & 7)
-						switch k {
-						case arrowvec.KindBool:
-							out[e>>3] &^= 1 << (e & 7)
-						default:
-							clear(out[aw*e : aw*(e+1)])
-						}
-					}
-				}
-			}
-			at += m
-		}
-	}
-	if !ok {
-		f.bad = true
-	}
-	return arrowvec.NewFixedData(c.node.Type, n, vbuf, c.nulls, buf)
 }

@@ -472,8 +472,10 @@ func (s *scanner) fixedElements(e *column, p, end int, path string) (int, error)
 			if n > 8 {
 				nulls += countSet(s.row[q+1:q+nb], n-8)
 			}
-			e.pos = append(e.pos, int32(p))
-			e.pos = e.pos[:len(e.pos)-1+min(n, 1)]
+			if e.parent == nil {
+				pos := append(e.pos, int32(p))
+				e.pos = pos[:len(pos)-1+min(n, 1)]
+			}
 			e.n += n
 			e.nulls += nulls
 			return q + nb + n*e.width, nil
@@ -510,10 +512,9 @@ func (s *scanner) fixedElementsAll(e *column, p, end int, path string) (int, err
 			}
 		}
 	}
-	if n == 0 {
-		return q, nil // nothing for the fill pass
+	if n > 0 && e.parent == nil {
+		e.pos = append(e.pos, int32(p))
 	}
-	e.pos = append(e.pos, int32(p))
 	e.n += n
 	e.nulls += countSet(flags, n)
 	return q + nb + n*e.width, nil

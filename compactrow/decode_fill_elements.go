@@ -1,0 +1,174 @@
+package compactrow
+
+import (
+	"math/bits"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
+)
+
+// Fixed-width array elements (inArrays columns) are contiguous after each
+// array's null flags, so most kinds take one copy per array. A list's
+// elements are filled in the same pass as the list's offsets; map keys and
+// values from the array positions the scan recorded. Null slots are zero.
+
+// elementFill writes the elements of one column, array by array.
+type elementFill struct {
+	c     *column
+	kind  arrowvec.Kind
+	width int // CompactRow bytes per element
+	aw    int // Arrow bytes per element
+	buf   *memory.Buffer
+	out   []byte
+	vbuf  *memory.Buffer
+	valid []byte
+	ok    bool // every decimal fits its precision
+	plain bool // elements are their Arrow bytes and none is null
+}
+
+// plainArray is array for plain elements, small enough to inline: the
+// loops over arrays call it directly and array for the other kinds.
+func plainArray(out, row []byte, a, at, width int) int {
+	m := int(le.Uint32(row[a:]))
+	if m > 0 { // a memmove call even for nothing costs more than the branch
+		q := a + 4 + nullBytes(m)
+		copy(out[width*at:], row[q:q+m*width])
+	}
+	return m
+}
+
+func (f *filler) newElementFill(c *column) elementFill {
+	ef := elementFill{c: c, kind: c.node.Kind, width: c.width, aw: c.node.Kind.ValueWidth(), ok: true}
+	ef.plain = ef.kind != arrowvec.KindBool && ef.kind != arrowvec.KindDecimal && c.nulls == 0
+	if ef.kind == arrowvec.KindBool {
+		ef.buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(c.n))
+	} else {
+		ef.buf = arrowvec.NewBuffer(f.mem, c.n*ef.aw)
+	}
+	ef.out = ef.buf.Bytes()
+	ef.vbuf, ef.valid = f.newValidity(c.n, c.nulls)
+	return ef
+}
+
+// finish is the column's data; a decimal out of range marks the fill bad.
+func (ef *elementFill) finish(f *filler) arrow.ArrayData {
+	if !ef.ok {
+		f.bad = true
+	}
+	return arrowvec.NewFixedData(ef.c.node.Type, ef.c.n, ef.vbuf, ef.c.nulls, ef.buf)
+}
+
+// array writes the elements of the array at a in row as elements at, at+1,
+// ..., and returns how many there are.
+func (ef *elementFill) array(row []byte, a, at int) int {
+	m := int(le.Uint32(row[a:]))
+	nb := nullBytes(m)
+	src := row[a+4+nb : a+4+nb+m*ef.width]
+	out := ef.out
+	switch c := ef.c; {
+	case ef.kind == arrowvec.KindBool:
+		for j, b := range src {
+			if b != 0 {
+				e := at + j
+				out[e>>3] |= 1 << (e & 7)
+			}
+		}
+	case ef.kind == arrowvec.KindDecimal && ef.width == 8:
+		dst := view[uint64](out[16*at : 16*(at+m)])
+		for j := range m {
+			v := int64(load[uint64](src, 8*j))
+			if !c.decimal.shortOK(v) {
+				ef.ok = false
+			}
+			dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
+		}
+	default:
+		copy(out[ef.aw*at:], src)
+		if ef.kind == arrowvec.KindDecimal {
+			dst := view[uint64](out[16*at : 16*(at+m)])
+			for j := range m {
+				if !c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
+					ef.ok = false
+				}
+			}
+		}
+	}
+	if ef.valid != nil {
+		ef.nulls(row[a+4:a+4+nb], m, at)
+	}
+	return m
+}
+
+// nulls clears the validity bit and the value of each null element.
+func (ef *elementFill) nulls(flags []byte, m, at int) {
+	for fi, fl := range flags {
+		for ; fl != 0; fl &= fl - 1 { // each set bit: a null element
+			j := fi<<3 + bits.TrailingZeros8(fl)
+			if j >= m {
+				break // unused high bits are ignored
+			}
+			e := at + j
+			ef.valid[e>>3] &^= 1 << (e & 7)
+			if ef.kind == arrowvec.KindBool {
+				ef.out[e>>3] &^= 1 << (e & 7)
+			} else {
+				clear(ef.out[ef.aw*e : ef.aw*(e+1)])
+			}
+		}
+	}
+}
+
+// fillElements builds map keys or values from the recorded array positions.
+func (f *filler) fillElements(c *column) arrow.ArrayData {
+	ef := f.newElementFill(c)
+	out, width, plain := ef.out, ef.width, ef.plain
+	i, at := 0, 0
+	for r, row := range f.rows {
+		for end := int(c.rowEnd[r]); i < end; i++ {
+			if plain {
+				at += plainArray(out, row, int(c.pos[i]), at, width)
+			} else {
+				at += ef.array(row, int(c.pos[i]), at)
+			}
+		}
+	}
+	return ef.finish(f)
+}
+
+// fillFixedList builds the offsets and the elements of a list of
+// fixed-width elements in one pass over the list's positions.
+func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
+	obuf, offs := arrowvec.NewOffsets(f.mem, len(c.pos))
+	ef := f.newElementFill(c.elems)
+	out, width, plain := ef.out, ef.width, ef.plain
+	at := 0
+	if c.aligned {
+		offs := offs[1 : len(c.pos)+1]
+		for i, p := range c.pos {
+			switch {
+			case p < 0:
+			case plain:
+				at += plainArray(out, f.rows[i], int(p), at, width)
+			default:
+				at += ef.array(f.rows[i], int(p), at)
+			}
+			offs[i] = int32(at)
+		}
+	} else {
+		i := 0
+		for r, row := range f.rows {
+			for end := int(c.rowEnd[r]); i < end; i++ {
+				switch p := c.pos[i]; {
+				case p < 0:
+				case plain:
+					at += plainArray(out, row, int(p), at, width)
+				default:
+					at += ef.array(row, int(p), at)
+				}
+				offs[i+1] = int32(at)
+			}
+		}
+	}
+	return obuf, ef.finish(f)
+}
