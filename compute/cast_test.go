@@ -1,12 +1,9 @@
 package compute
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -15,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/castcases"
 	"github.com/rowbridge/rowbridge/trycast"
 )
 
@@ -32,17 +30,10 @@ func testCtx(t testing.TB, mem memory.Allocator) context.Context {
 }
 
 // stringCase is a public case whose input is a string.
-type stringCase struct {
-	Dialect         string `json:"dialect"`
-	From            string `json:"from"`
-	To              string `json:"to"`
-	Input           any    `json:"input"`
-	Expected        any    `json:"expected"`
-	PlainCastErrors bool   `json:"plain_cast_errors"`
-}
+type stringCase struct{ castcases.Case }
 
 func (c stringCase) dialect() trycast.Dialect {
-	switch c.Dialect {
+	switch c.DialectName {
 	case "spark":
 		return trycast.Spark
 	case "spark_ansi":
@@ -51,57 +42,23 @@ func (c stringCase) dialect() trycast.Dialect {
 	return trycast.Presto
 }
 
-func (c stringCase) name() string { return fmt.Sprintf("%s/%s/%q", c.Dialect, c.To, c.Input) }
+func (c stringCase) name() string { return fmt.Sprintf("%s/%s/%q", c.DialectName, c.To, c.Input) }
 
 func loadStringCases(t *testing.T) []stringCase {
-	raw, err := os.ReadFile("../trycast/testdata/trycast_cases_public.json")
+	all, err := castcases.Load("../trycast/testdata/trycast_cases_public.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var all, cases []stringCase
-	if err := dec.Decode(&all); err != nil {
-		t.Fatal(err)
-	}
+	var cases []stringCase
 	for _, c := range all {
 		if c.From == "string" {
-			cases = append(cases, c)
+			cases = append(cases, stringCase{c})
 		}
 	}
 	if len(cases) < 100 {
 		t.Fatalf("only %d string cases", len(cases))
 	}
 	return cases
-}
-
-func caseType(t *testing.T, name string) arrow.DataType {
-	switch name {
-	case "bool":
-		return arrow.FixedWidthTypes.Boolean
-	case "int8":
-		return arrow.PrimitiveTypes.Int8
-	case "int16":
-		return arrow.PrimitiveTypes.Int16
-	case "int32":
-		return arrow.PrimitiveTypes.Int32
-	case "int64":
-		return arrow.PrimitiveTypes.Int64
-	case "float32":
-		return arrow.PrimitiveTypes.Float32
-	case "float64":
-		return arrow.PrimitiveTypes.Float64
-	case "date32":
-		return arrow.FixedWidthTypes.Date32
-	case "timestamp":
-		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
-	}
-	var p, s int32
-	if n, err := fmt.Sscanf(name, "decimal(%d,%d)", &p, &s); n == 2 && err == nil {
-		return &arrow.Decimal128Type{Precision: p, Scale: s}
-	}
-	t.Fatalf("unknown type %q", name)
-	return nil
 }
 
 // caseColumn is 40 rows of the case's input with a null every third row,
@@ -142,7 +99,7 @@ func TestPublicCasesThroughCompute(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	ctx := testCtx(t, mem)
 	for _, c := range loadStringCases(t) {
-		to := caseType(t, c.To)
+		to := castcases.ArrowType(t, c.To)
 		opts := &CastOptions{ToType: to, Dialect: c.dialect()}
 		input := c.Input.(string)
 		wantErr := c.Expected == nil && c.PlainCastErrors

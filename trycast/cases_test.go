@@ -1,29 +1,17 @@
 package trycast
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"os"
 	"testing"
+
+	"github.com/rowbridge/rowbridge/internal/castcases"
 )
 
 // publicCase is one entry of testdata/trycast_cases_public.json (a copy of
-// shared/testdata, format in spec §5). JSON numbers stay json.Number so
-// int64 extremes keep their exact value.
+// shared/testdata, format in spec §5) with its dialect resolved.
 type publicCase struct {
-	Dialect         Dialect `json:"-"`
-	DialectName     string  `json:"dialect"`
-	From            string  `json:"from"`
-	To              string  `json:"to"`
-	Input           any     `json:"input"`    // string, json.Number or bool
-	Expected        any     `json:"expected"` // nil = NULL; string, json.Number or bool
-	ExpectedDays    *int64  `json:"expected_days"`
-	ExpectedMicros  *int64  `json:"expected_epoch_micros"`
-	PlainCastErrors bool    `json:"plain_cast_errors"`
-	Inferred        bool    `json:"inferred"`
-	Source          string  `json:"source"`
-	Note            string  `json:"note"`
+	castcases.Case
+	Dialect Dialect
 }
 
 // Name identifies the case in test output.
@@ -34,18 +22,14 @@ func (c publicCase) Name() string {
 // loadPublicCases reads every public case, with Dialect resolved.
 func loadPublicCases(t testing.TB) []publicCase {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/trycast_cases_public.json")
+	all, err := castcases.Load("testdata/trycast_cases_public.json")
 	if err != nil {
-		t.Fatalf("read public cases: %v", err)
+		t.Fatalf("public cases: %v", err)
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var cases []publicCase
-	if err := dec.Decode(&cases); err != nil {
-		t.Fatalf("decode public cases: %v", err)
-	}
-	for i := range cases {
-		switch cases[i].DialectName {
+	cases := make([]publicCase, len(all))
+	for i, c := range all {
+		cases[i].Case = c
+		switch c.DialectName {
 		case "presto":
 			cases[i].Dialect = Presto
 		case "spark":
@@ -53,22 +37,13 @@ func loadPublicCases(t testing.TB) []publicCase {
 		case "spark_ansi":
 			cases[i].Dialect = SparkANSI
 		default:
-			t.Fatalf("case %d: unknown dialect %q", i, cases[i].DialectName)
+			t.Fatalf("case %d: unknown dialect %q", i, c.DialectName)
 		}
 	}
 	if len(cases) == 0 {
 		t.Fatal("no public cases")
 	}
 	return cases
-}
-
-// decimalTypeOf parses "decimal(p,s)".
-func decimalTypeOf(typ string) (precision, scale int32, ok bool) {
-	var p, s int32
-	if n, err := fmt.Sscanf(typ, "decimal(%d,%d)", &p, &s); n != 2 || err != nil {
-		return 0, 0, false
-	}
-	return p, s, true
 }
 
 // intBitsOf maps int8..int64 to a width.

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/castcases"
 )
 
 // TestCastPublicCases runs every public case through the array cast: alone,
@@ -18,7 +19,7 @@ func TestCastPublicCases(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	for _, c := range loadPublicCases(t) {
-		to := arrowTypeOf(t, c.To)
+		to := castcases.ArrowType(t, c.To)
 		for _, from := range sourceTypesOf(t, c.From) {
 			checkArrayCase(t, mem, c, from, to, 1, 0, nil)
 			checkArrayCase(t, mem, c, from, to, 40, 5, func(i int) bool { return i%3 == 0 })
@@ -34,7 +35,7 @@ func isFailure(t *testing.T, c publicCase) bool {
 		return false
 	}
 	if c.Dialect != Presto && (c.From == "float64" || c.From == "float32") {
-		if _, _, ok := decimalTypeOf(c.To); ok {
+		if _, _, ok := castcases.Decimal(c.To); ok {
 			f := inputFloat(t, c)
 			return !math.IsNaN(f) && !math.IsInf(f, 0)
 		}
@@ -114,43 +115,12 @@ func checkArrayCase(t *testing.T, mem memory.Allocator, c publicCase, from, to a
 	}
 }
 
-// arrowTypeOf maps a case type name to the Arrow type.
-func arrowTypeOf(t *testing.T, name string) arrow.DataType {
-	switch name {
-	case "string":
-		return arrow.BinaryTypes.String
-	case "bool":
-		return arrow.FixedWidthTypes.Boolean
-	case "int8":
-		return arrow.PrimitiveTypes.Int8
-	case "int16":
-		return arrow.PrimitiveTypes.Int16
-	case "int32":
-		return arrow.PrimitiveTypes.Int32
-	case "int64":
-		return arrow.PrimitiveTypes.Int64
-	case "float32":
-		return arrow.PrimitiveTypes.Float32
-	case "float64":
-		return arrow.PrimitiveTypes.Float64
-	case "date32":
-		return arrow.FixedWidthTypes.Date32
-	case "timestamp":
-		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
-	}
-	if p, s, ok := decimalTypeOf(name); ok {
-		return &arrow.Decimal128Type{Precision: p, Scale: s}
-	}
-	t.Fatalf("unknown case type %q", name)
-	return nil
-}
-
 // sourceTypesOf is every input type a case runs with.
 func sourceTypesOf(t *testing.T, from string) []arrow.DataType {
 	if from == "string" {
 		return []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary}
 	}
-	return []arrow.DataType{arrowTypeOf(t, from)}
+	return []arrow.DataType{castcases.ArrowType(t, from)}
 }
 
 // buildCaseInput is an n-row array of the case's input, null where isNull.
