@@ -118,45 +118,68 @@ func TestPublicCasesThroughCompute(t *testing.T) {
 	}
 }
 
-func checkArrayResults(t *testing.T, ctx context.Context, c stringCase, col, direct arrow.Array, opts *CastOptions, wantErr bool) {
+// callEach calls try_cast, try(sql_cast) and sql_cast with arg and hands
+// each result to check, then releases it. When the case makes sql_cast
+// fail (wantErr), checkErr gets its error instead. kind names the argument
+// ("chunked ", "scalar ") in messages.
+func callEach(t *testing.T, ctx context.Context, c stringCase, kind string, arg compute.Datum, opts *CastOptions, wantErr bool,
+	checkErr func(error), check func(fn string, res compute.Datum)) {
 	t.Helper()
-	arg := compute.NewDatumWithoutOwning(col)
 	for _, fn := range []struct {
 		name string
 		opts compute.FunctionOptions
 	}{{"try_cast", opts}, {"try", trySQL(opts)}, {"sql_cast", opts}} {
 		res, err := call(ctx, fn.name, fn.opts, arg)
 		if fn.name == "sql_cast" && wantErr {
-			var ve *trycast.ValueError
-			if !errors.As(err, &ve) || ve.Row != 0 || !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, rowbridge.ErrValue) {
-				t.Errorf("%s: sql_cast error %v, want row 0", c.name(), err)
-			}
 			if err == nil {
 				res.Release()
 			}
+			checkErr(err)
 			continue
 		}
 		if err != nil {
-			t.Errorf("%s: %s: %v", c.name(), fn.name, err)
+			t.Errorf("%s: %s%s: %v", c.name(), kind, fn.name, err)
 			continue
 		}
+		check(fn.name, res)
+		res.Release()
+	}
+}
+
+// wantSQLCastError is a checkErr of callEach that needs only some error.
+func wantSQLCastError(t *testing.T, c stringCase, kind string) func(error) {
+	return func(err error) {
+		if err == nil {
+			t.Errorf("%s: %ssql_cast: no error", c.name(), kind)
+		}
+	}
+}
+
+func checkArrayResults(t *testing.T, ctx context.Context, c stringCase, col, direct arrow.Array, opts *CastOptions, wantErr bool) {
+	t.Helper()
+	checkErr := func(err error) {
+		var ve *trycast.ValueError
+		if !errors.As(err, &ve) || ve.Row != 0 || !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, rowbridge.ErrValue) {
+			t.Errorf("%s: sql_cast error %v, want row 0", c.name(), err)
+		}
+	}
+	callEach(t, ctx, c, "", compute.NewDatumWithoutOwning(col), opts, wantErr, checkErr, func(fn string, res compute.Datum) {
 		out := res.(*compute.ArrayDatum).MakeArray()
+		defer out.Release()
 		if !array.ApproxEqual(out, direct, array.WithNaNsEqual(true)) {
-			t.Errorf("%s: %s gave %v, trycast.Cast %v", c.name(), fn.name, out, direct)
+			t.Errorf("%s: %s gave %v, trycast.Cast %v", c.name(), fn, out, direct)
 		}
 		if err := array.ValidateFull(out); err != nil {
-			t.Errorf("%s: %s: %v", c.name(), fn.name, err)
+			t.Errorf("%s: %s: %v", c.name(), fn, err)
 		}
 		wantNulls := 12 // rows 6, 9, ..., 39 of the 5..39 slice
 		if c.Expected == nil {
 			wantNulls = col.Len()
 		}
 		if out.NullN() != wantNulls {
-			t.Errorf("%s: %s: %d nulls, want %d", c.name(), fn.name, out.NullN(), wantNulls)
+			t.Errorf("%s: %s: %d nulls, want %d", c.name(), fn, out.NullN(), wantNulls)
 		}
-		out.Release()
-		res.Release()
-	}
+	})
 }
 
 func checkChunkedResults(t *testing.T, ctx context.Context, mem memory.Allocator, c stringCase, col, direct arrow.Array, opts *CastOptions, wantErr bool) {
@@ -166,23 +189,7 @@ func checkChunkedResults(t *testing.T, ctx context.Context, mem memory.Allocator
 	a.Release()
 	b.Release()
 	defer ch.Release()
-	arg := compute.NewDatumWithoutOwning(ch)
-	for _, fn := range []struct {
-		name string
-		opts compute.FunctionOptions
-	}{{"try_cast", opts}, {"try", trySQL(opts)}, {"sql_cast", opts}} {
-		res, err := call(ctx, fn.name, fn.opts, arg)
-		if fn.name == "sql_cast" && wantErr {
-			if err == nil {
-				res.Release()
-				t.Errorf("%s: chunked sql_cast: no error", c.name())
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: chunked %s: %v", c.name(), fn.name, err)
-			continue
-		}
+	callEach(t, ctx, c, "chunked ", compute.NewDatumWithoutOwning(ch), opts, wantErr, wantSQLCastError(t, c, "chunked "), func(fn string, res compute.Datum) {
 		got := res.(*compute.ChunkedDatum).Value
 		if len(got.Chunks()) != 2 {
 			t.Errorf("%s: %d chunks", c.name(), len(got.Chunks()))
@@ -191,12 +198,11 @@ func checkChunkedResults(t *testing.T, ctx context.Context, mem memory.Allocator
 		if err != nil {
 			t.Fatal(err)
 		}
+		defer flat.Release()
 		if !array.ApproxEqual(flat, direct, array.WithNaNsEqual(true)) {
-			t.Errorf("%s: chunked %s gave %v, want %v", c.name(), fn.name, flat, direct)
+			t.Errorf("%s: chunked %s gave %v, want %v", c.name(), fn, flat, direct)
 		}
-		flat.Release()
-		res.Release()
-	}
+	})
 }
 
 func checkScalarResults(t *testing.T, ctx context.Context, c stringCase, col, direct arrow.Array, opts *CastOptions, wantErr bool) {
@@ -205,41 +211,27 @@ func checkScalarResults(t *testing.T, ctx context.Context, c stringCase, col, di
 	if err != nil {
 		t.Fatal(err)
 	}
-	arg := compute.NewDatumWithoutOwning(sc)
 	if r, ok := sc.(scalar.Releasable); ok {
 		defer r.Release()
 	}
-	for _, fn := range []struct {
-		name string
-		opts compute.FunctionOptions
-	}{{"try_cast", opts}, {"try", trySQL(opts)}, {"sql_cast", opts}} {
-		res, err := call(ctx, fn.name, fn.opts, arg)
-		if fn.name == "sql_cast" && wantErr {
-			if err == nil {
-				res.Release()
-				t.Errorf("%s: scalar sql_cast: no error", c.name())
-			}
-			continue
-		}
-		if err != nil {
-			t.Errorf("%s: scalar %s: %v", c.name(), fn.name, err)
-			continue
-		}
+	callEach(t, ctx, c, "scalar ", compute.NewDatumWithoutOwning(sc), opts, wantErr, wantSQLCastError(t, c, "scalar "), func(fn string, res compute.Datum) {
 		got := res.(*compute.ScalarDatum).Value
 		if got.IsValid() != direct.IsValid(0) {
-			t.Errorf("%s: scalar %s valid %v, want %v", c.name(), fn.name, got.IsValid(), direct.IsValid(0))
-		} else if got.IsValid() {
-			one, err := scalar.MakeArrayFromScalar(got, 1, memory.DefaultAllocator)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := array.NewSlice(direct, 0, 1)
-			if !array.ApproxEqual(one, want, array.WithNaNsEqual(true)) {
-				t.Errorf("%s: scalar %s = %s, want %v", c.name(), fn.name, got, want)
-			}
-			one.Release()
-			want.Release()
+			t.Errorf("%s: scalar %s valid %v, want %v", c.name(), fn, got.IsValid(), direct.IsValid(0))
+			return
 		}
-		res.Release()
-	}
+		if !got.IsValid() {
+			return
+		}
+		one, err := scalar.MakeArrayFromScalar(got, 1, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer one.Release()
+		want := array.NewSlice(direct, 0, 1)
+		defer want.Release()
+		if !array.ApproxEqual(one, want, array.WithNaNsEqual(true)) {
+			t.Errorf("%s: scalar %s = %s, want %v", c.name(), fn, got, want)
+		}
+	})
 }
