@@ -26,12 +26,20 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 		return s.scanFixedRows(rows)
 	}
 	sc := scanner{}
+	top, prefix, prefixEnd := s.row.children, s.row.prefix, s.row.prefixEnd
+	prefixFlags := nullBytes(prefix)
 	for r, row := range rows {
 		sc.row, sc.r = row, r
 		if len(row) > math.MaxInt32 {
 			return s.firstError(rows, r, s.scanRow(&sc))
 		}
-		end, err := sc.fields(&s.row, 0, len(row))
+		var end int
+		var err error
+		if len(row) >= prefixEnd && noneSet(row[:prefixFlags]) {
+			end, err = sc.fieldsFrom(top, prefix, 0, prefixEnd, len(row)) // fields, without a prefix null
+		} else {
+			end, err = sc.fields(&s.row, 0, len(row))
+		}
 		if err == nil && end != len(row) {
 			err = sc.trailing(end)
 		}
@@ -330,6 +338,15 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 	}
 	c.pos = append(c.pos, int32(p))
 	return p + c.width, nil
+}
+
+// noneSet reports whether every byte of flags is zero.
+func noneSet(flags []byte) bool {
+	var or byte
+	for _, f := range flags {
+		or |= f
+	}
+	return or == 0
 }
 
 // firstSet is the index of the first set bit among the first n bits of
