@@ -12,7 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/internal/castcases"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 	"github.com/rowbridge/rowbridge/trycast"
 )
 
@@ -30,7 +30,7 @@ func testCtx(t testing.TB, mem memory.Allocator) context.Context {
 }
 
 // stringCase is a public case whose input is a string.
-type stringCase struct{ castcases.Case }
+type stringCase struct{ casttest.Case }
 
 func (c stringCase) dialect() trycast.Dialect {
 	switch c.DialectName {
@@ -45,7 +45,7 @@ func (c stringCase) dialect() trycast.Dialect {
 func (c stringCase) name() string { return fmt.Sprintf("%s/%s/%q", c.DialectName, c.To, c.Input) }
 
 func loadStringCases(t *testing.T) []stringCase {
-	all, err := castcases.Load("../trycast/testdata/trycast_cases_public.json")
+	all, err := casttest.Load("../trycast/testdata/trycast_cases_public.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestPublicCasesThroughCompute(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	ctx := testCtx(t, mem)
 	for _, c := range loadStringCases(t) {
-		to := castcases.ArrowType(t, c.To)
+		to := casttest.ArrowType(t, c.To)
 		opts := &CastOptions{ToType: to, Dialect: c.dialect()}
 		input := c.Input.(string)
 		wantErr := c.Expected == nil && c.PlainCastErrors

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/rowbridge/rowbridge/internal/castcases"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 // publicCase is one entry of testdata/trycast_cases_public.json (a copy of
 // shared/testdata, format in spec §5) with its dialect resolved.
 type publicCase struct {
-	castcases.Case
+	casttest.Case
 	Dialect Dialect
 }
 
@@ -22,7 +22,7 @@ func (c publicCase) Name() string {
 // loadPublicCases reads every public case, with Dialect resolved.
 func loadPublicCases(t testing.TB) []publicCase {
 	t.Helper()
-	all, err := castcases.Load("testdata/trycast_cases_public.json")
+	all, err := casttest.Load("testdata/trycast_cases_public.json")
 	if err != nil {
 		t.Fatalf("public cases: %v", err)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/internal/castcases"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 // TestCastPublicCases runs every public case through the array cast: alone,
@@ -19,7 +19,7 @@ func TestCastPublicCases(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	for _, c := range loadPublicCases(t) {
-		to := castcases.ArrowType(t, c.To)
+		to := casttest.ArrowType(t, c.To)
 		for _, from := range sourceTypesOf(t, c.From) {
 			checkArrayCase(t, mem, c, from, to, 1, 0, nil)
 			checkArrayCase(t, mem, c, from, to, 40, 5, func(i int) bool { return i%3 == 0 })
@@ -35,7 +35,7 @@ func isFailure(t *testing.T, c publicCase) bool {
 		return false
 	}
 	if c.Dialect != Presto && (c.From == "float64" || c.From == "float32") {
-		if _, _, ok := castcases.Decimal(c.To); ok {
+		if _, _, ok := casttest.Decimal(c.To); ok {
 			f := inputFloat(t, c)
 			return !math.IsNaN(f) && !math.IsInf(f, 0)
 		}
@@ -120,7 +120,7 @@ func sourceTypesOf(t *testing.T, from string) []arrow.DataType {
 	if from == "string" {
 		return []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary}
 	}
-	return []arrow.DataType{castcases.ArrowType(t, from)}
+	return []arrow.DataType{casttest.ArrowType(t, from)}
 }
 
 // buildCaseInput is an n-row array of the case's input, null where isNull.

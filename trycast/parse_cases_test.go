@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/rowbridge/rowbridge/internal/castcases"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 // TestPublicCases runs every scalar case of the public case file through
@@ -96,7 +96,7 @@ func evalScalarCase(t *testing.T, c publicCase) (any, bool) {
 		if bits, ok := intBitsOf(c.To); ok {
 			return ParseInt(s, bits, d)
 		}
-		if p, sc, ok := castcases.Decimal(c.To); ok {
+		if p, sc, ok := casttest.Decimal(c.To); ok {
 			v, ok := ParseDecimal(s, p, sc, d)
 			return string(AppendDecimal(nil, v, sc, d)), ok
 		}
@@ -114,7 +114,7 @@ func evalScalarCase(t *testing.T, c publicCase) (any, bool) {
 			return ParseTimestamp(s, nil, d)
 		}
 	}
-	if fp, fs, ok := castcases.Decimal(c.From); ok {
+	if fp, fs, ok := casttest.Decimal(c.From); ok {
 		v, ok := ParseDecimal([]byte(inputString(t, c)), fp, fs, Presto)
 		if !ok {
 			t.Fatalf("%s: decimal input does not parse", c.Name())
@@ -128,7 +128,7 @@ func evalScalarCase(t *testing.T, c publicCase) (any, bool) {
 		if bits, ok := intBitsOf(c.To); ok {
 			return IntToInt(v, bits, d)
 		}
-		if p, sc, ok := castcases.Decimal(c.To); ok {
+		if p, sc, ok := casttest.Decimal(c.To); ok {
 			n, ok := IntToDecimal(v, p, sc, d)
 			return string(AppendDecimal(nil, n, sc, d)), ok
 		}
@@ -138,7 +138,7 @@ func evalScalarCase(t *testing.T, c publicCase) (any, bool) {
 		if c.Input.(bool) {
 			v = 1
 		}
-		if p, sc, ok := castcases.Decimal(c.To); ok {
+		if p, sc, ok := casttest.Decimal(c.To); ok {
 			n, ok := IntToDecimal(v, p, sc, d)
 			return string(AppendDecimal(nil, n, sc, d)), ok
 		}
@@ -151,7 +151,7 @@ func evalScalarCase(t *testing.T, c publicCase) (any, bool) {
 			}
 			return FloatToInt(f, bits, d)
 		}
-		if p, sc, ok := castcases.Decimal(c.To); ok {
+		if p, sc, ok := casttest.Decimal(c.To); ok {
 			var n any
 			var ok bool
 			if c.From == "float32" {
@@ -206,7 +206,7 @@ func sameResult(t *testing.T, c publicCase, got any) bool {
 	case "bool":
 		return got == c.Expected
 	}
-	if _, _, ok := castcases.Decimal(c.To); ok {
+	if _, _, ok := casttest.Decimal(c.To); ok {
 		return got == c.Expected
 	}
 	n, ok := c.Expected.(json.Number)

@@ -1,8 +1,8 @@
-// Package castcases reads the public try_cast cases (spec §5) for the
-// tests of trycast and compute, and names the Arrow type of each case
-// type. Only tests import it; it cannot import trycast, whose own tests
-// use it.
-package castcases
+// Package casttest is test support for trycast and compute: it reads the
+// public try_cast cases (spec §5), names the Arrow type of each case type,
+// and readies allocation-count tests. Only tests import it; it cannot
+// import trycast, whose own tests use it.
+package casttest
 
 import (
 	"bytes"
