@@ -159,14 +159,9 @@ func (s *scanner) fields(c *column, p, end int) (int, error) {
 		if err := s.checkPrefix(c, p); err != nil {
 			return 0, err
 		}
-	} else if c.prefix > 0 {
-		for _, f := range s.row[p : p+nullBytes(c.prefix)] {
-			if f != 0 {
-				if err := s.prefixNulls(c, p); err != nil {
-					return 0, err
-				}
-				break
-			}
+	} else if !noneSet(s.row[p : p+nullBytes(c.prefix)]) {
+		if err := s.prefixNulls(c, p); err != nil {
+			return 0, err
 		}
 	}
 	return s.fieldsFrom(c.children, c.prefix, p, p+c.prefixEnd, end)
@@ -256,10 +251,14 @@ func (s *scanner) fieldsFrom(cols []*column, first, flagsAt, p, end int) (int, e
 			continue
 		}
 		var err error
-		if c.elems != nil {
+		switch {
+		case c.elems != nil:
 			c.pos = append(c.pos, int32(p))
 			p, err = s.fixedElements(c.elems, p, end, c.path)
-		} else {
+		case c.node.Kind == arrowvec.KindStruct:
+			c.pos = append(c.pos, int32(p))
+			p, err = s.fields(c, p, end)
+		default:
 			p, err = s.value(c, p, end)
 		}
 		if err != nil {
