@@ -39,14 +39,7 @@ func arrayHeader(count int64) int64 { return 8 + 8*nwords(count) }
 // header and element region fit in the array's bytes (so no count is ever
 // trusted beyond the bytes present). On failure arrayCountError says why.
 func (st *decodeState) arrayCount(s span, width int64) (int64, bool) {
-	if s.end-s.start < 8 {
-		return 0, false
-	}
-	c := int64(binary.LittleEndian.Uint64(st.rows[s.row][s.start : s.start+8]))
-	if uint64(c) > math.MaxInt32 || arrayHeader(c)+c*width > int64(s.end-s.start) {
-		return 0, false
-	}
-	return c, true
+	return countAt(st.rows[s.row], s, width)
 }
 
 func (st *decodeState) arrayCountError(s span, width int64, path string) error {
@@ -64,28 +57,53 @@ func (st *decodeState) arrayCountError(s span, width int64, path string) error {
 }
 
 // countArrays is the first pass over a level of arrays: it marks null
-// arrays, writes the Arrow offsets and returns the element total.
+// arrays, writes the Arrow offsets and returns the element total. The loop
+// only counts; the error is built after it, so that what the error needs
+// does not crowd the loop's registers.
 func (st *decodeState) countArrays(spans []span, width int64, path string, offs []int32, v *arrowvec.Validity) (int, error) {
+	total, bad := countLevel(st.rows, spans, width, offs, v)
+	if bad < 0 {
+		return int(total), nil
+	}
+	s := spans[bad]
+	if _, ok := st.arrayCount(s, width); !ok {
+		return 0, st.arrayCountError(s, width, path)
+	}
+	return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
+		"more than 2^31-1 elements in one column")
+}
+
+// countLevel counts the arrays for countArrays. It stops at the first array
+// whose count does not fit it or takes the total past 2^31-1 and returns
+// its index as bad (-1 when there is none).
+func countLevel(rows [][]byte, spans []span, width int64, offs []int32, v *arrowvec.Validity) (total int64, bad int) {
 	offs = offs[:len(spans)+1]
-	var total int64
 	for k, s := range spans {
 		if s.isNull() {
 			v.SetNull(k)
 			offs[k+1] = int32(total)
 			continue
 		}
-		c, ok := st.arrayCount(s, width)
-		if !ok {
-			return 0, st.arrayCountError(s, width, path)
-		}
+		c, ok := countAt(rows[s.row], s, width)
 		total += c
-		if total > math.MaxInt32 {
-			return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
-				"more than 2^31-1 elements in one column")
+		if !ok || total > math.MaxInt32 {
+			return 0, k
 		}
 		offs[k+1] = int32(total)
 	}
-	return int(total), nil
+	return total, -1
+}
+
+// countAt is arrayCount for an array in row r.
+func countAt(r []byte, a span, width int64) (int64, bool) {
+	if a.end-a.start < 8 {
+		return 0, false
+	}
+	c := int64(binary.LittleEndian.Uint64(r[a.start : a.start+8]))
+	if uint64(c) > math.MaxInt32 || arrayHeader(c)+c*width > int64(a.end-a.start) {
+		return 0, false
+	}
+	return c, true
 }
 
 // decodeList decodes the arrays located by spans as an Arrow list.
@@ -149,7 +167,20 @@ func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []in
 	}
 	child := st.sc.push(total)
 	defer st.sc.pop(total)
-	var used int64
+	if bad, at, used := resolveElementWords(st.rows, arrays, offs, child, st.budget); bad >= 0 {
+		s := arrays[bad]
+		return nil, st.wordError(st.rows[s.row], s, at, e.Path, used)
+	}
+	return st.decodeValue(e, child)
+}
+
+// resolveElementWords is decodeElements' pass over the offset/size words
+// of a level of arrays: it fills child with the spans of the elements. It
+// stops at the first word that fails resolveWord and returns its array's
+// index as bad (-1 when there is none), its byte offset and the size total
+// so far, for the error, which is built by the caller so that what it needs
+// does not crowd the loop's registers.
+func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []span, budget int64) (bad int, at int32, used int64) {
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -158,15 +189,16 @@ func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []in
 		if c == 0 {
 			continue
 		}
-		r := st.rows[s.row]
+		r := rows[s.row]
 		bits := elementBits(r, s.start, c)
 		words := s.start + 8 + int32(len(bits))
 		dst := child[first : first+c]
 		if !hasNulls(bits, c) {
 			for j := range dst {
-				x, ok := st.resolveWord(r, s, words+8*int32(j), &used)
+				p := words + 8*int32(j)
+				x, ok := resolveWord(r, s, p, &used, budget)
 				if !ok {
-					return nil, st.wordError(r, s, words+8*int32(j), e.Path, used)
+					return k, p, used
 				}
 				dst[j] = x
 			}
@@ -177,14 +209,15 @@ func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []in
 				dst[j] = nullSpan
 				continue
 			}
-			x, ok := st.resolveWord(r, s, words+8*int32(j), &used)
+			p := words + 8*int32(j)
+			x, ok := resolveWord(r, s, p, &used, budget)
 			if !ok {
-				return nil, st.wordError(r, s, words+8*int32(j), e.Path, used)
+				return k, p, used
 			}
 			dst[j] = x
 		}
 	}
-	return st.decodeValue(e, child)
+	return -1, 0, used
 }
 
 func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int32) error {

@@ -85,7 +85,7 @@ func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldS
 			continue
 		}
 		at := s.start + fs.slot
-		c, ok := st.resolveWord(r, s, at, &used)
+		c, ok := resolveWord(r, s, at, &used, st.budget)
 		if !ok {
 			return nil, st.wordError(r, s, at, f.Path, used)
 		}
@@ -96,15 +96,15 @@ func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldS
 
 // resolveWord reads the offset/size word at byte at of row r, whose offset
 // is relative to the owner s (a struct or an array), and checks the value
-// lies inside the owner. used sums the sizes of a level against the budget.
-// On failure wordError says why.
-func (st *decodeState) resolveWord(r []byte, s span, at int32, used *int64) (span, bool) {
+// lies inside the owner. used sums the sizes of a level against the budget
+// (decodeState.budget). On failure wordError says why.
+func resolveWord(r []byte, s span, at int32, used *int64, budget int64) (span, bool) {
 	w := binary.LittleEndian.Uint64(r[at : at+8])
 	size := int64(uint32(w))
 	start := int64(s.start) + int64(w>>32)
 	end := start + size
 	*used += size
-	if end > int64(s.end) || *used > st.budget {
+	if end > int64(s.end) || *used > budget {
 		return span{}, false
 	}
 	return span{row: s.row, start: int32(start), end: int32(end)}, true
