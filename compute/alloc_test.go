@@ -1,14 +1,13 @@
 package compute
 
 import (
-	"runtime/debug"
 	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 // TestCallAllocsConstant: through the registry too, a call allocates the
@@ -16,10 +15,7 @@ import (
 // (give or take one background allocation; one per row would be
 // thousands), and try(sql_cast) costs what try_cast does.
 func TestCallAllocsConstant(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation counts need full runs")
-	}
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	casttest.CountAllocs(t)
 	mem := memory.DefaultAllocator
 	ctx := testCtx(t, mem)
 	opts := &CastOptions{ToType: arrow.PrimitiveTypes.Int32}
@@ -30,12 +26,7 @@ func TestCallAllocsConstant(t *testing.T) {
 	counts := map[string]float64{}
 	for _, n := range []int{1000, 100000} {
 		for kind, f := range map[string]func(int) string{"valid": strconv.Itoa, "failing": func(int) string { return "$" }} {
-			b := array.NewStringBuilder(mem)
-			for i := 0; i < n; i++ {
-				b.Append(f(i))
-			}
-			in := b.NewArray()
-			b.Release()
+			in := casttest.Strings(mem, n, f)
 			arg := compute.NewDatumWithoutOwning(in)
 			for _, c := range calls {
 				counts[c.name+"/"+kind+"/"+strconv.Itoa(n)] = testing.AllocsPerRun(10, func() {

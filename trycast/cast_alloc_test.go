@@ -1,33 +1,21 @@
 package trycast
 
 import (
-	"runtime/debug"
 	"strconv"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 // TestCastAllocsConstant: a cast allocates per call, never per row or per
 // failure: 1000 and 100000 rows, all valid or all failing, allocate the
 // same number of times (give or take one: see below).
 func TestCastAllocsConstant(t *testing.T) {
-	if testing.Short() {
-		t.Skip("allocation counts need full runs")
-	}
-	// A garbage collection during a run allocates on its own account.
-	defer debug.SetGCPercent(debug.SetGCPercent(-1))
+	casttest.CountAllocs(t)
 	mem := memory.DefaultAllocator
-	strs := func(n int, f func(int) string) arrow.Array {
-		b := array.NewStringBuilder(mem)
-		defer b.Release()
-		for i := 0; i < n; i++ {
-			b.Append(f(i))
-		}
-		return b.NewArray()
-	}
 	dec := &arrow.Decimal128Type{Precision: 12, Scale: 2}
 	for _, c := range []struct {
 		to          arrow.DataType
@@ -49,7 +37,7 @@ func TestCastAllocsConstant(t *testing.T) {
 		counts := map[string]float64{}
 		for _, n := range []int{1000, 100000} {
 			for kind, f := range map[string]func(int) string{"valid": c.valid, "failing": c.fail} {
-				in := strs(n, f)
+				in := casttest.Strings(mem, n, f)
 				counts[kind+"/"+strconv.Itoa(n)] = testing.AllocsPerRun(10, func() {
 					out, err := Cast(mem, in, c.to, Options{Dialect: Spark})
 					if err != nil {
