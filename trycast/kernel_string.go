@@ -153,7 +153,7 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 		if uint(k-1) < 8 && hi >= 8 {
 			// The 8 bytes end at the row's last byte; those before the row
 			// belong to earlier rows, and digitWord ignores them.
-			w := binary.LittleEndian.Uint64(data[hi-8 : hi])
+			w := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)
 			// The first byte is tested before the digits, so that a row
 			// like "$" costs less than a number.
 			if first := byte(w >> (64 - 8*uint(k))); !cannotStartInt(first) {
