@@ -85,7 +85,6 @@ func readSchemaArg(e *env, from, arg string) (*arrow.Schema, error) {
 	if !isPath && arg != "-" && (from == notationArrow || isRegularFile(arg)) {
 		path, isPath = arg, true
 	}
-	var text string
 	switch {
 	case isPath:
 		f, err := os.Open(path)
@@ -93,29 +92,26 @@ func readSchemaArg(e *env, from, arg string) (*arrow.Schema, error) {
 			return nil, err
 		}
 		defer f.Close()
-		br := bufio.NewReader(f)
-		if from == notationArrow || from == notationAuto && looksLikeArrow(br) {
-			return arrowFileSchema(f)
-		}
-		b, err := io.ReadAll(br)
-		if err != nil {
-			return nil, err
-		}
-		text = string(b)
+		// A file can be read again from its start, as an IPC file must be.
+		return readSchemaFrom(f, from, func(io.Reader) (*arrow.Schema, error) { return arrowFileSchema(f) })
 	case arg == "-":
-		br := bufio.NewReader(e.stdin)
-		if from == notationArrow || from == notationAuto && looksLikeArrow(br) {
-			return arrowSchema(br)
-		}
-		b, err := io.ReadAll(br)
-		if err != nil {
-			return nil, err
-		}
-		text = string(b)
-	default:
-		text = arg
+		return readSchemaFrom(e.stdin, from, arrowSchema)
 	}
-	return parseSchema(from, text)
+	return parseSchema(from, arg)
+}
+
+// readSchemaFrom reads r's schema: with arrowOf if it is Arrow IPC (so
+// --from says, or auto sees its magic), else as schema text.
+func readSchemaFrom(r io.Reader, from string, arrowOf func(io.Reader) (*arrow.Schema, error)) (*arrow.Schema, error) {
+	br := bufio.NewReader(r)
+	if from == notationArrow || from == notationAuto && looksLikeArrow(br) {
+		return arrowOf(br)
+	}
+	b, err := io.ReadAll(br)
+	if err != nil {
+		return nil, err
+	}
+	return parseSchema(from, string(b))
 }
 
 func parseSchema(from, text string) (*arrow.Schema, error) {
