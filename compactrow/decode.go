@@ -53,9 +53,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	f := filler{mem: d.mem, rows: rows}
 	cols := make([]arrow.ArrayData, len(s.top()))
 	for i, c := range s.top() {
-		if cols[i] == nil {
-			cols[i] = f.fill(c)
-		}
+		cols[i] = f.fill(c)
 	}
 	if f.bad {
 		// A value failed its check; the precise pass names the first one.
