@@ -474,19 +474,26 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 // fixedElements scans an array of fixed-width elements e at p: its count,
 // its null flags and the room for its elements. The elements themselves
 // are read in the fill pass. This is the common case, kept small; anything
-// else (a fault, NOT NULL elements, a strict scan) goes to fixedElementsAll.
+// else (a fault, a strict scan) goes to fixedElementsAll.
 func (s *scanner) fixedElements(e *column, p, end int, path string) (int, error) {
-	if end-p >= 4 && !e.notNull && !s.strict {
+	if end-p >= 4 && !s.strict {
 		n := int(int32(le.Uint32(s.row[p:])))
 		nb := nullBytes(n)
 		q := p + 4
 		if n >= 0 && nb+n*e.width <= end-q {
-			// No branch on n, which is random in short arrays: the first
-			// flag byte is read masked (the count's last byte when there is
-			// none), and an empty array's position is dropped again.
-			nulls := bits.OnesCount8(s.row[q-1+min(nb, 1)] & byte(1<<min(n, 8)-1))
-			if n > 8 {
-				nulls += countSet(s.row[q+1:q+nb], n-8)
+			// No branch on n, which is random in short arrays: up to 63
+			// flags are read as one word and masked (an empty array reads
+			// any word of the row and masks it all away), and an empty
+			// array's position is dropped again.
+			var nulls int
+			avail := nb + n*e.width
+			if avail|((n-1)>>63&8) >= 8 && n < 64 && len(s.row) >= 8 {
+				nulls = bits.OnesCount64(le.Uint64(s.row[min(q, len(s.row)-8):]) & (1<<n - 1))
+			} else {
+				nulls = countSet(s.row[q:q+nb], n)
+			}
+			if nulls > 0 && e.notNull {
+				return s.fixedElementsAll(e, p, end, path) // names the null
 			}
 			if e.parent == nil {
 				pos := append(e.pos, int32(p))

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/stretchr/testify/require"
@@ -200,4 +201,47 @@ func TestDecodeDecimalFirstFault(t *testing.T) {
 		rowbridge.ErrLayout, 0, "x", 0)
 	requireDecodeError(t, arrow.NewSchema([]arrow.Field{nf("b", dec52), x}, nil), []string{"02 " + bad + " 00000000"},
 		rowbridge.ErrDecimal, 0, "b", 1)
+}
+
+// Null flags of fixed-width arrays are counted a word at a time for up to
+// 63 elements and byte by byte beyond; unused bits of the last flag byte
+// are ignored either way. Every length and element width around those
+// limits decodes to what was encoded.
+func TestDecodeArrayNullCounts(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64} {
+		schema := fields(nf("a", arrow.ListOf(dt)), nf("b", arrow.PrimitiveTypes.Int8))
+		enc, err := NewEncoder(schema)
+		require.NoError(t, err)
+		dec, err := NewDecoder(schema, WithAllocator(mem))
+		require.NoError(t, err)
+		for n := range 70 {
+			js := "["
+			for j := range n {
+				if j > 0 {
+					js += ","
+				}
+				if j%3 == 1 || j%7 == 0 {
+					js += "null"
+				} else {
+					js += "1"
+				}
+			}
+			want := fromJSON(t, mem, schema, `[{"a":`+js+`],"b":5},{"a":[],"b":6}]`)
+			rows, err := enc.Encode(want)
+			require.NoError(t, err)
+			bs := rows.Slices()
+			if n%8 != 0 { // set the unused bits of the last flag byte
+				bs[0][4+nullBytes(n)] |= 0xff << (n % 8)
+			}
+			got, err := dec.Decode(bs)
+			require.NoError(t, err, "%s, %d elements", dt, n)
+			validateBatch(t, got)
+			requireSameBatch(t, want, got)
+			require.Equal(t, want.Column(0).(*array.List).ListValues().NullN(), got.Column(0).(*array.List).ListValues().NullN())
+			got.Release()
+			want.Release()
+		}
+	}
 }
