@@ -164,6 +164,9 @@ func (s *scanner) fields(c *column, p, end int) (int, error) {
 			return 0, err
 		}
 	}
+	if c.prefix == len(c.children) {
+		return p + c.prefixEnd, nil
+	}
 	return s.fieldsFrom(c.children, c.prefix, p, p+c.prefixEnd, end)
 }
 
