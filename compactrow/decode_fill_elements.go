@@ -119,6 +119,22 @@ func (ef *elementFill) nulls(flags []byte, m, at int) {
 	}
 }
 
+// plainWords is plainArray for 8-byte elements (out non-empty, o64 its
+// words). Arrays of at most one element, as arrays of short arrays have,
+// are written without a branch on their length: an empty one rewrites a
+// slot with the value it holds.
+func plainWords(o64 []uint64, out, row []byte, a, at int) int {
+	m := int(le.Uint32(row[a:]))
+	if m > 1 || len(row) < 8 {
+		return plainArray(out, row, a, at, 8)
+	}
+	j := min(at, len(o64)-1)                     // at itself when there is an element
+	v := load[uint64](row, min(a+5, len(row)-8)) // the element, after one flag byte
+	keep := uint64(m) - 1                        // all ones when empty
+	o64[j] = v&^keep | o64[j]&keep
+	return m
+}
+
 // fillElements builds map keys or values from the recorded array positions.
 func (f *filler) fillElements(c *column) arrow.ArrayData {
 	ef := f.newElementFill(c)
@@ -156,11 +172,15 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 			offs[i] = int32(at)
 		}
 	} else {
+		o64 := view[uint64](out)
+		words := plain && width == 8 && len(o64) > 0
 		i := 0
 		for r, row := range f.rows {
 			for end := int(c.rowEnd[r]); i < end; i++ {
 				switch p := c.pos[i]; {
 				case p < 0:
+				case words:
+					at += plainWords(o64, out, row, int(p), at)
 				case plain:
 					at += plainArray(out, row, int(p), at, width)
 				default:

@@ -245,3 +245,23 @@ func TestDecodeArrayNullCounts(t *testing.T) {
 		}
 	}
 }
+
+// Arrays of arrays of at most one 8-byte element take a path without a
+// branch on the inner length; empty inner arrays, also after the last
+// element, leave every element in place.
+func TestDecodeArraysOfShortArrays(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64} {
+		schema := fields(nf("a", arrow.ListOf(arrow.ListOf(dt))))
+		for _, js := range []string{
+			`[{"a":[[1],[],[2],[]]},{"a":[[],[]]},{"a":[[3]]},{"a":[[]]}]`,
+			`[{"a":[[]]},{"a":[[4],[5,6],[],[7]]},{"a":null},{"a":[[],[8],[]]}]`,
+			`[{"a":[[],[]]},{"a":[]}]`,
+		} {
+			rec := fromJSON(t, mem, schema, js)
+			roundTrip(t, mem, rec)
+			rec.Release()
+		}
+	}
+}
