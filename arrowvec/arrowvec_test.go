@@ -1,6 +1,7 @@
 package arrowvec
 
 import (
+	"encoding/binary"
 	"errors"
 	"testing"
 	"unsafe"
@@ -88,7 +89,8 @@ func TestNestedConstructors(t *testing.T) {
 	copy(keyData.Bytes(), "abc")
 	keys := NewBinaryData(arrow.BinaryTypes.String, 2, nil, 0, keyOffs, keyData)
 	vb := NewBuffer(mem, 16)
-	copy(Int64s(vb.Bytes()), []int64{1, 2})
+	binary.LittleEndian.PutUint64(vb.Bytes(), 1)
+	binary.LittleEndian.PutUint64(vb.Bytes()[8:], 2)
 	vals := NewFixedData(arrow.PrimitiveTypes.Int64, 2, nil, 0, vb)
 
 	var v Validity

@@ -28,14 +28,6 @@ func Int32s(b []byte) []int32 {
 	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
 }
 
-// Int64s views a buffer's bytes as int64 values.
-func Int64s(b []byte) []int64 {
-	if len(b) < 8 {
-		return nil
-	}
-	return unsafe.Slice((*int64)(unsafe.Pointer(&b[0])), len(b)/8)
-}
-
 // NewOffsets allocates the int32 offsets buffer for n list or binary
 // entries (n+1 values) and returns it with its typed view; offsets[0] is 0.
 func NewOffsets(mem memory.Allocator, n int) (*memory.Buffer, []int32) {

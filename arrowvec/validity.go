@@ -66,13 +66,3 @@ func (v *Validity) Release() {
 	}
 	*v = Validity{}
 }
-
-// IsValidAt reads bit i (after offset) of an Arrow validity bitmap; a nil
-// bitmap means every entry is valid.
-func IsValidAt(bits []byte, offset, i int) bool {
-	if bits == nil {
-		return true
-	}
-	j := offset + i
-	return bits[j>>3]&(1<<(j&7)) != 0
-}
