@@ -152,10 +152,11 @@ func bitSet(bits []byte, j int32) bool { return bits[j>>3]&(1<<(j&7)) != 0 }
 
 // decodeElements decodes the elements of a level of arrays (spans, already
 // counted into offs) as one column of total entries. For map keys, which
-// Arrow requires to be non-null, a set null bit is an error.
+// Arrow requires to be non-null, and elements declared NOT NULL, a set null
+// bit is an error.
 func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []int32, total int, keys bool) (arrow.ArrayData, error) {
-	if keys {
-		if err := st.checkNoNulls(e, arrays, offs); err != nil {
+	if keys || notNull(e) {
+		if err := st.checkNoNulls(e, arrays, offs, keys); err != nil {
 			return nil, err
 		}
 	}
@@ -220,7 +221,10 @@ func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []spa
 	return -1, 0, used
 }
 
-func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int32) error {
+// checkNoNulls fails at the bitset byte of the first null element of the
+// arrays (keys says they are map keys, for the message). Arrays whose
+// bitset words are all zero are passed over a word at a time.
+func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int32, keys bool) error {
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -231,9 +235,14 @@ func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int3
 			continue
 		}
 		for j := int32(0); j < c; j++ {
-			if bitSet(bits, j) {
-				return fail(s.row, e.Path, int64(s.start+8+j>>3), rowbridge.ErrLayout, "map key %d is null", j)
+			if !bitSet(bits, j) {
+				continue
 			}
+			at := int64(s.start + 8 + j>>3)
+			if keys {
+				return fail(s.row, e.Path, at, rowbridge.ErrLayout, "map key %d is null", j)
+			}
+			return fail(s.row, e.Path, at, rowbridge.ErrLayout, "element %d is null but declared NOT NULL", j)
 		}
 	}
 	return nil

@@ -36,11 +36,19 @@ func (st *decodeState) decodeStruct(n *arrowvec.Node, spans []span) (arrow.Array
 // decodeFields decodes every field of the structs located by spans into
 // out, one column at a time. Each valid span has been checked to hold the
 // null bitset and all slots. A field is null where its struct is null or
-// its null bit is set; only then is its slot left unread.
+// its null bit is set; only then is its slot left unread. A null bit set in
+// a valid struct for a NOT NULL field is an ErrLayout at the bit's byte.
 func (st *decodeState) decodeFields(fields []*arrowvec.Node, spans []span, out []arrow.ArrayData) error {
 	bitset := int(8 * nwords(int64(len(fields))))
 	for i, f := range fields {
 		slot := fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7)}
+		if notNull(f) {
+			if k := firstNullField(st.rows, spans, slot); k >= 0 {
+				releaseAll(out[:i])
+				s := spans[k]
+				return fail(s.row, f.Path, int64(s.start+slot.bitByte), rowbridge.ErrLayout, "null in a NOT NULL field")
+			}
+		}
 		var err error
 		switch {
 		case f.Kind == arrowvec.KindNull:
@@ -58,6 +66,22 @@ func (st *decodeState) decodeFields(fields []*arrowvec.Node, spans []span, out [
 		}
 	}
 	return nil
+}
+
+// notNull reports whether a null for n is an error: n is declared NOT NULL
+// and is not of the null type, whose values are always null.
+func notNull(n *arrowvec.Node) bool { return !n.Nullable && n.Kind != arrowvec.KindNull }
+
+// firstNullField returns the index of the first valid span whose null bit
+// for the field at fs is set, or -1. It is the only cost of a NOT NULL
+// field, and nullable fields do not pay it.
+func firstNullField(rows [][]byte, spans []span, fs fieldSlot) int {
+	for k, s := range spans {
+		if s.start >= 0 && rows[s.row][s.start+fs.bitByte]&fs.bitMask != 0 {
+			return k
+		}
+	}
+	return -1
 }
 
 // fieldSlot says where one field lives inside its struct: the slot's byte

@@ -47,7 +47,10 @@ func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
 // sizes already checked against the bytes present, allocates it once, and
 // fills it. Bad bytes yield a *rowbridge.DecodeError naming the row, the
 // field path and the byte offset (within the row) of the word, count or
-// value at fault; row-level problems (a row shorter than its fixed region,
+// value at fault. A null bit set for a value declared NOT NULL (a field,
+// list element or map value of a valid parent; map keys always are), other
+// than of the null type, is an ErrLayout at the byte holding the bit, as in
+// compactrow. Row-level problems (a row shorter than its fixed region,
 // or not a multiple of 8 bytes, which Spark and Velox never write) carry an
 // empty field path and the row's length as the offset.
 func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
