@@ -12,6 +12,9 @@ import (
 // Allocations per Decode and per AppendRows do not grow with the row count:
 // scratch is pooled and every Arrow buffer is allocated once per column.
 func TestAllocationsIndependentOfRows(t *testing.T) {
+	if testgen.RaceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
 	for _, bc := range testgen.BenchCases() {
 		t.Run(bc.Name, func(t *testing.T) {
 			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())

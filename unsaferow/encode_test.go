@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/require"
 )
 
@@ -610,7 +611,7 @@ func TestEncodeConcurrent(t *testing.T) {
 
 // AppendRows into a reused Rows allocates nothing once warm.
 func TestAppendRowsReuseAllocs(t *testing.T) {
-	if encRaceEnabled {
+	if testgen.RaceEnabled {
 		t.Skip("sync.Pool drops items under the race detector")
 	}
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())

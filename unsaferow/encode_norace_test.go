@@ -1,5 +1,0 @@
-//go:build !race
-
-package unsaferow
-
-const encRaceEnabled = false
