@@ -17,6 +17,7 @@ type encField struct {
 	variable bool  // lives in the variable region (offset/size word in its slot)
 	longDec  bool  // decimal with precision > 18
 	prec     int32 // decimal precision
+	notNull  bool  // declared NOT NULL (map keys always are); the null type is exempt
 	dt       arrow.DataType
 	bulk     bool // array elements are a plain copy of the Arrow value bytes
 	kids     []*encField
@@ -27,7 +28,8 @@ type encField struct {
 }
 
 func newEncField(n *arrowvec.Node, fl Flavor) *encField {
-	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, dt: n.Type}
+	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, dt: n.Type,
+		notNull: notNull(n)}
 	switch {
 	case n.Kind == arrowvec.KindNull:
 		f.elem = 8
@@ -106,6 +108,7 @@ type encView struct {
 	offs    []int32   // string, binary, list, map: n+1 offsets from entry 0
 	data    []byte    // string, binary: the value bytes offs index into
 	kids    []encView // list: element; map: key, value; struct: fields
+	check   bool      // see markNotNullCheck
 }
 
 func newEncView(f *encField) encView {
@@ -163,6 +166,7 @@ func (v *encView) bind(arr arrow.Array) {
 			v.raw = bufs[1].Bytes()[off*v.f.width : (off+n)*v.f.width]
 		}
 	}
+	v.markNotNullCheck()
 }
 
 func (v *encView) bindOffsets(bufs []*memory.Buffer, off, n int) {

@@ -25,7 +25,9 @@ import (
 //   - A decimal whose unscaled value does not fit its declared precision is
 //     an EncodeError wrapping rowbridge.ErrValue (Spark would have nulled it
 //     when it was computed, and the decoders reject it).
-//   - A null map key is an EncodeError wrapping rowbridge.ErrValue.
+//   - A null map key, or a null in a field, list element or map value
+//     declared NOT NULL (other than of the null type) whose parents are
+//     valid, is an EncodeError wrapping rowbridge.ErrValue, as in compactrow.
 //   - In the Velox flavour null array elements are written as zero bytes
 //     (Velox's bulk copy may leave source bytes there; readers ignore them).
 //
@@ -122,6 +124,9 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	}
 	w := &s.w
 	*w = encWalker{spark: e.spark}
+	if e.checkNotNull(w, s.cols, n); w.err != nil {
+		return rollbackRows(dst, dataLen, offsLen), w.err
+	}
 
 	// Sizes: dst.Offsets[base+1+i] holds row i's size, then its end.
 	sizes := dst.Offsets[base+1:]
