@@ -204,18 +204,22 @@ func compareToReferences(results []Result) {
 			names[j] = results[i].Name
 		}
 		ref := ReferenceName(g, names)
-		var refNs float64
-		for _, i := range idx {
-			if results[i].Name == ref {
-				refNs = results[i].NsPerOp
-			}
-		}
-		if refNs == 0 {
+		if ref == "" {
 			continue
 		}
+		nsOf := map[string]float64{}
 		for _, i := range idx {
-			results[i].Reference = ref
-			results[i].Relative = 100 * refNs / results[i].NsPerOp
+			nsOf[results[i].Name] = results[i].NsPerOp
+		}
+		for _, i := range idx {
+			// A decoder on the recycling allocator is compared with the
+			// builder on the same allocator, so the ratio is about decoding.
+			r := ref
+			if strings.HasSuffix(results[i].Name, suffixRecycled) && nsOf[ref+suffixRecycled] > 0 {
+				r = ref + suffixRecycled
+			}
+			results[i].Reference = r
+			results[i].Relative = 100 * nsOf[r] / results[i].NsPerOp
 		}
 	}
 }

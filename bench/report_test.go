@@ -175,3 +175,19 @@ func TestMeasureCPUTime(t *testing.T) {
 	assert.Less(t, r.CPUNsPerRow, r.NsPerRow/2)
 	_ = sink
 }
+
+func TestRecycledCasesCompareWithRecycledBuilder(t *testing.T) {
+	g := "deserialize/maps"
+	results := []Result{
+		{Group: g, Name: "builder_deserialize_maps", NsPerOp: 400},
+		{Group: g, Name: "unsafe_deserialize_maps", NsPerOp: 100},
+		{Group: g, Name: "builder_deserialize_maps_recycled", NsPerOp: 300},
+		{Group: g, Name: "unsafe_deserialize_maps_recycled", NsPerOp: 50},
+	}
+	compareToReferences(results)
+	assert.Equal(t, "builder_deserialize_maps", results[1].Reference)
+	assert.InDelta(t, 400.0, results[1].Relative, 1e-9)
+	assert.Equal(t, "builder_deserialize_maps_recycled", results[3].Reference)
+	assert.InDelta(t, 600.0, results[3].Relative, 1e-9)
+	assert.InDelta(t, 100.0, results[2].Relative, 1e-9)
+}
