@@ -285,6 +285,11 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 	w := int32(e.Kind.ValueWidth())
 	buf := arrowvec.NewBuffer(st.mem, total*int(w))
 	out := buf.Bytes()
+	if w == 8 {
+		copyWordElements(st.rows, arrays, offs, view[uint64](out), &v)
+		validity, nulls := v.Finish()
+		return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+	}
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -319,6 +324,51 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 	}
 	validity, nulls := v.Finish()
 	return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+}
+
+// copyWordElements is decodeInlineElements' loop for 8-byte elements.
+// Arrays of 0 or 1 element (the inner arrays of ARRAY(ARRAY(BIGINT))) take
+// a path without a branch on the count: one word is copied and the one null
+// bit is masked by the count. The word written for an empty array belongs
+// to a later array, which overwrites it. The row of the previous array is
+// kept, as consecutive arrays mostly share one.
+func copyWordElements(rows [][]byte, arrays []span, offs []int32, out []uint64, v *arrowvec.Validity) {
+	offs = offs[:len(arrays)+1]
+	var r []byte
+	row := int32(-1)
+	for k, s := range arrays {
+		if s.isNull() {
+			continue
+		}
+		if s.row != row {
+			r, row = rows[s.row], s.row
+		}
+		first, c := int(offs[k]), offs[k+1]-offs[k]
+		bitsAt := int(s.start) + 8
+		at := bitsAt + 8*int(nwords(int64(c)))
+		if c <= 1 && first < len(out) && at+8 <= len(r) {
+			out[first] = binary.LittleEndian.Uint64(r[at : at+8])
+			if r[bitsAt]&byte(c) != 0 {
+				out[first] = 0
+				v.SetNull(first)
+			}
+			continue
+		}
+		dst := out[first : first+int(c)]
+		for j := range dst {
+			p := at + 8*j
+			dst[j] = binary.LittleEndian.Uint64(r[p : p+8])
+		}
+		if hasNulls(r[bitsAt:at], c) {
+			bits := r[bitsAt:at]
+			for j := range dst {
+				if bitSet(bits, int32(j)) {
+					dst[j] = 0
+					v.SetNull(first + j)
+				}
+			}
+		}
+	}
 }
 
 // clearNullElements zeroes the null elements of one array in dst (their
