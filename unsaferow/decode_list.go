@@ -327,40 +327,23 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 }
 
 // copyWordElements is decodeInlineElements' loop for 8-byte elements.
-// Arrays of 0 or 1 element (the inner arrays of ARRAY(ARRAY(BIGINT))) take
-// a path without a branch on the count: one word is copied and the one null
-// bit is masked by the count. The word written for an empty array belongs
-// to a later array, which overwrites it. The row of the previous array is
-// kept, as consecutive arrays mostly share one.
+// copyWordRun takes the arrays it can, and each array it stops at is
+// copied here, so that the hot loop makes no call and keeps its values in
+// registers.
 func copyWordElements(rows [][]byte, arrays []span, offs []int32, out []uint64, v *arrowvec.Validity) {
 	offs = offs[:len(arrays)+1]
-	var r []byte
-	row := int32(-1)
-	for k, s := range arrays {
-		if s.isNull() {
-			continue
-		}
-		if s.row != row {
-			r, row = rows[s.row], s.row
-		}
+	for k := copyWordRun(rows, arrays, offs, out, 0); k < len(arrays); k = copyWordRun(rows, arrays, offs, out, k+1) {
+		s := arrays[k]
+		r := rows[s.row]
 		first, c := int(offs[k]), offs[k+1]-offs[k]
 		bitsAt := int(s.start) + 8
 		at := bitsAt + 8*int(nwords(int64(c)))
-		if c <= 1 && first < len(out) && at+8 <= len(r) {
-			out[first] = binary.LittleEndian.Uint64(r[at : at+8])
-			if r[bitsAt]&byte(c) != 0 {
-				out[first] = 0
-				v.SetNull(first)
-			}
-			continue
-		}
-		dst := out[first : first+int(c)]
+		dst, bits := out[first:first+int(c)], r[bitsAt:at]
+		vals := r[at : at+8*int(c)]
 		for j := range dst {
-			p := at + 8*j
-			dst[j] = binary.LittleEndian.Uint64(r[p : p+8])
+			dst[j] = binary.LittleEndian.Uint64(vals[8*j:])
 		}
-		if hasNulls(r[bitsAt:at], c) {
-			bits := r[bitsAt:at]
+		if hasNulls(bits, c) {
 			for j := range dst {
 				if bitSet(bits, int32(j)) {
 					dst[j] = 0
@@ -369,6 +352,37 @@ func copyWordElements(rows [][]byte, arrays []span, offs []int32, out []uint64, 
 			}
 		}
 	}
+}
+
+// copyWordRun copies the arrays from index k on while they are null or
+// hold 0 or 1 non-null element (the inner arrays of ARRAY(ARRAY(BIGINT)))
+// and returns the index of the first other one (len(arrays) at the end).
+// It copies one whole word whatever the count, so that no branch depends
+// on the count, which is random and would be mispredicted; the word
+// written for an empty array belongs to a later array, which overwrites
+// it. The row of the previous array is kept, as consecutive arrays mostly
+// share one.
+func copyWordRun(rows [][]byte, arrays []span, offs []int32, out []uint64, k int) int {
+	offs = offs[:len(arrays)+1]
+	var r []byte
+	row := int32(-1)
+	for ; k < len(arrays); k++ {
+		s := arrays[k]
+		if s.isNull() {
+			continue
+		}
+		if s.row != row {
+			r, row = rows[s.row], s.row
+		}
+		first, c := int(offs[k]), offs[k+1]-offs[k]
+		bitsAt := int(s.start) + 8
+		at := bitsAt + 8*int(c) // the header of 0 or 1 element
+		if c > 1 || first >= len(out) || at+8 > len(r) || r[bitsAt]&byte(c) != 0 {
+			return k
+		}
+		out[first] = binary.LittleEndian.Uint64(r[at : at+8])
+	}
+	return k
 }
 
 // clearNullElements zeroes the null elements of one array in dst (their
