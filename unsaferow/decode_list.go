@@ -75,23 +75,42 @@ func (st *decodeState) countArrays(spans []span, width int64, path string, offs 
 
 // countLevel counts the arrays for countArrays. It stops at the first array
 // whose count does not fit it or takes the total past 2^31-1 and returns
-// its index as bad (-1 when there is none).
+// its index as bad (-1 when there is none). Null arrays are marked here,
+// between runs of countRun, so that loop makes no call.
 func countLevel(rows [][]byte, spans []span, width int64, offs []int32, v *arrowvec.Validity) (total int64, bad int) {
 	offs = offs[:len(spans)+1]
-	for k, s := range spans {
-		if s.isNull() {
-			v.SetNull(k)
-			offs[k+1] = int32(total)
-			continue
+	for k := 0; ; k++ {
+		k, total = countRun(rows, spans, width, offs, k, total)
+		if k == len(spans) {
+			return total, -1
 		}
-		c, ok := countAt(rows[s.row], s, width)
-		total += c
-		if !ok || total > math.MaxInt32 {
+		if !spans[k].isNull() {
 			return 0, k
 		}
+		v.SetNull(k)
 		offs[k+1] = int32(total)
 	}
-	return total, -1
+}
+
+// countRun writes the offsets of the arrays from index k on, the element
+// total so far being total, up to the first null array or array countLevel
+// stops at, and returns its index (len(spans) at the end) and the total
+// before it.
+func countRun(rows [][]byte, spans []span, width int64, offs []int32, k int, total int64) (int, int64) {
+	offs = offs[:len(spans)+1]
+	for ; k < len(spans); k++ {
+		s := spans[k]
+		if s.isNull() {
+			return k, total
+		}
+		c, ok := countAt(rows[s.row], s, width)
+		if !ok || total+c > math.MaxInt32 {
+			return k, total
+		}
+		total += c
+		offs[k+1] = int32(total)
+	}
+	return k, total
 }
 
 // countAt is arrayCount for an array in row r.
