@@ -66,24 +66,42 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	fixed := structHeaderBytes(nfields)
 	spans := sc.push(len(rows))
 	defer sc.pop(len(rows))
-	for k, r := range rows {
+	budget, bad := rowSpans(rows, fixed, spans)
+	if bad >= 0 {
+		r := rows[bad]
 		switch {
 		case len(r) < fixed:
-			return nil, rowError(k, len(r), fmt.Errorf("%w: row of %d bytes, fixed region needs %d", rowbridge.ErrTruncated, len(r), fixed))
+			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes, fixed region needs %d", rowbridge.ErrTruncated, len(r), fixed))
 		case len(r)%8 != 0:
-			return nil, rowError(k, len(r), fmt.Errorf("%w: row of %d bytes is not a multiple of 8", rowbridge.ErrLayout, len(r)))
-		case len(r) > math.MaxInt32:
-			return nil, rowError(k, len(r), fmt.Errorf("%w: row of %d bytes exceeds 2^31-1", rowbridge.ErrLayout, len(r)))
+			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes is not a multiple of 8", rowbridge.ErrLayout, len(r)))
+		default:
+			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes exceeds 2^31-1", rowbridge.ErrLayout, len(r)))
 		}
-		st.budget += int64(len(r))
-		spans[k] = span{row: int32(k), start: 0, end: int32(len(r))}
 	}
+	st.budget = budget
 
 	cols := make([]arrow.ArrayData, nfields)
 	if err := st.decodeFields(d.plan.Fields, spans, cols); err != nil {
 		return nil, err
 	}
 	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
+}
+
+// rowSpans fills spans with the whole rows and returns their total size.
+// It stops at the first row that is shorter than fixed, not a multiple of 8
+// bytes or longer than 2^31-1 and returns its index as bad (-1 when there
+// is none); Decode builds the error, so that the loop stays a tight leaf.
+func rowSpans(rows [][]byte, fixed int, spans []span) (budget int64, bad int) {
+	spans = spans[:len(rows)]
+	for k, r := range rows {
+		n := len(r)
+		if n < fixed || n%8 != 0 || n > math.MaxInt32 {
+			return 0, k
+		}
+		budget += int64(n)
+		spans[k] = span{row: int32(k), start: 0, end: int32(n)}
+	}
+	return budget, -1
 }
 
 // span locates one value in the input: bytes [start, end) of rows[row]. The
