@@ -1,11 +1,10 @@
 package unsaferow
 
 import (
-	"math/bits"
-	"sync"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
@@ -30,7 +29,7 @@ func BenchmarkDecode(b *testing.B) {
 		for _, alloc := range []struct {
 			name string
 			mem  memory.Allocator
-		}{{"go", memory.DefaultAllocator}, {"recycling", newRecyclingAllocator()}} {
+		}{{"go", memory.DefaultAllocator}, {"recycling", arrowvec.NewRecyclingAllocator(64 << 20)}} {
 			b.Run(c.Name+"/"+alloc.name, func(b *testing.B) {
 				dec, err := NewDecoder(c.Schema, WithAllocator(alloc.mem))
 				if err != nil {
@@ -53,49 +52,4 @@ func BenchmarkDecode(b *testing.B) {
 			})
 		}
 	}
-}
-
-// recyclingAllocator keeps freed buffers in power-of-two size classes and
-// hands them out again, as a stand-in for a production buffer pool. It
-// zeroes nothing: the decoder writes every byte it exposes.
-type recyclingAllocator struct {
-	mu   sync.Mutex
-	free [64][][]byte
-}
-
-func newRecyclingAllocator() *recyclingAllocator { return &recyclingAllocator{} }
-
-func sizeClass(n int) int { return bits.Len(uint(max(n, 64) - 1)) }
-
-func (a *recyclingAllocator) Allocate(n int) []byte {
-	c := sizeClass(n)
-	a.mu.Lock()
-	if l := len(a.free[c]); l > 0 {
-		b := a.free[c][l-1]
-		a.free[c] = a.free[c][:l-1]
-		a.mu.Unlock()
-		return b[:n]
-	}
-	a.mu.Unlock()
-	return memory.DefaultAllocator.Allocate(1 << c)[:n]
-}
-
-func (a *recyclingAllocator) Reallocate(n int, b []byte) []byte {
-	if n <= cap(b) {
-		return b[:n]
-	}
-	nb := a.Allocate(n)
-	copy(nb, b)
-	a.Free(b)
-	return nb
-}
-
-func (a *recyclingAllocator) Free(b []byte) {
-	c := sizeClass(cap(b))
-	if 1<<c != cap(b) {
-		return
-	}
-	a.mu.Lock()
-	a.free[c] = append(a.free[c], b[:cap(b)])
-	a.mu.Unlock()
 }
