@@ -103,7 +103,9 @@ func (d *decompressor) decompress(dst, src []byte, size int) ([]byte, error) {
 		if int64(size) > lz4MaxRatio*int64(len(src))+blockSlack {
 			return dst[:0], fmt.Errorf("%w: lz4 cannot expand %d bytes to the %d the header claims", errCorrupt, len(src), size)
 		}
-		dst = growTo(dst, size)
+		// The lz4 library needs room for at least one byte (it crashes on an
+		// empty destination); a group that claims 0 bytes must then produce 0.
+		dst = growTo(dst, max(size, 1))
 		n, err := lz4.UncompressBlock(src, dst)
 		if err != nil {
 			return dst[:0], fmt.Errorf("%w: lz4: %v", errCorrupt, err)
@@ -111,7 +113,7 @@ func (d *decompressor) decompress(dst, src []byte, size int) ([]byte, error) {
 		if n != size {
 			return dst[:0], fmt.Errorf("%w: lz4 produced %d bytes, header says %d", errCorrupt, n, size)
 		}
-		return dst, nil
+		return dst[:size], nil
 	case Snappy:
 		n, err := snappy.DecodedLen(src)
 		if err != nil {
@@ -140,9 +142,15 @@ func (d *decompressor) decompress(dst, src []byte, size int) ([]byte, error) {
 		if err != nil {
 			return dst, fmt.Errorf("%w: %v: %v", errCorrupt, d.codec, err)
 		}
+		// The stream must end here, and end cleanly: a decoder error after
+		// the last byte (or before the first, when size is 0) is corruption too.
 		var one [1]byte
-		if n, _ := io.ReadFull(r, one[:]); n != 0 {
+		n, err := io.ReadFull(r, one[:])
+		if n != 0 {
 			return dst, fmt.Errorf("%w: %v produced more than the %d bytes the header says", errCorrupt, d.codec, size)
+		}
+		if err != io.EOF {
+			return dst, fmt.Errorf("%w: %v: %v", errCorrupt, d.codec, err)
 		}
 		return dst, nil
 	}

@@ -294,6 +294,11 @@ func TestHostileHeaders(t *testing.T) {
 		{"wrong codec", Velox, Snappy, zstdGroup, rowbridge.ErrLayout, "snappy"},
 		{"garbage zlib", Velox, Zlib, append(header(100, 4, 1), 1, 2, 3, 4), rowbridge.ErrLayout, "zlib"},
 		{"garbage gzip", Velox, Gzip, append(header(100, 4, 1), 1, 2, 3, 4), rowbridge.ErrLayout, "gzip"},
+		{"lz4 empty group of garbage", Velox, LZ4, append(header(0, 48, 1), bytes.Repeat([]byte{'0'}, 48)...), rowbridge.ErrLayout, "lz4"},
+		{"zstd empty group of garbage", Velox, Zstd, append(header(0, 48, 1), bytes.Repeat([]byte{'0'}, 48)...), rowbridge.ErrLayout, "zstd"},
+		{"zlib empty group of garbage", Velox, Zlib, append(header(0, 48, 1), bytes.Repeat([]byte{'0'}, 48)...), rowbridge.ErrLayout, "zlib"},
+		{"gzip empty group of garbage", Velox, Gzip, append(header(0, 48, 1), bytes.Repeat([]byte{'0'}, 48)...), rowbridge.ErrLayout, "gzip"},
+		{"snappy empty group of garbage", Velox, Snappy, append(header(0, 48, 1), bytes.Repeat([]byte{'0'}, 48)...), rowbridge.ErrLayout, "snappy"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var before, after runtime.MemStats
@@ -374,4 +379,30 @@ func TestRowsReuseBuffers(t *testing.T) {
 		}
 	})
 	require.Zero(t, allocs, "steady-state Next reuses its buffers")
+}
+
+// A compressed group that holds no rows (usize 0) is read as no rows when
+// its codec's bytes really expand to nothing, and refused otherwise (the
+// "empty group of garbage" cases of TestHostileHeaders).
+func TestCompressedEmptyGroups(t *testing.T) {
+	rows := makeRows(3, 2, true)
+	for _, c := range allCodecs[1:] {
+		t.Run(c.String(), func(t *testing.T) {
+			var empty []byte
+			if c == LZ4 {
+				empty = []byte{0} // a block of one token: no literals, no match
+			} else {
+				comp := &compressor{codec: c}
+				var err error
+				empty, _, err = comp.compress(nil, nil)
+				require.NoError(t, err)
+			}
+			require.NotEmpty(t, empty)
+			stream := append(header(0, int32(len(empty)), 1), empty...)
+			stream = append(stream, encode(t, Velox, c, rows)...)
+			got, err := readAll(t, bytes.NewReader(stream), Velox, c, 10)
+			require.NoError(t, err)
+			require.Equal(t, allRows(rows), got)
+		})
+	}
 }
