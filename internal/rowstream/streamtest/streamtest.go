@@ -7,6 +7,7 @@ package streamtest
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -265,24 +266,71 @@ func (f Format[O, R, W]) testSpecE1(t *testing.T) {
 }
 
 // AddFuzzSeeds adds the seeds of a FuzzReader target whose function is
-// FuzzRead: E1 in both framings, and a few near-empty streams.
+// FuzzRead: E1 in both framings, a few near-empty streams, and rows of the
+// nested Schema in the Spark framing and in Velox row groups of every codec.
 func (f Format[O, R, W]) AddFuzzSeeds(fz *testing.F) {
-	fz.Add(false, f.E1Stream)
-	fz.Add(true, f.E1Stream)
-	fz.Add(false, f.E1Stream[framing.HeaderSize:])
-	fz.Add(true, []byte{0, 0, 0, 0, 0, 0, 0, 0, 0})
-	fz.Add(false, []byte{0, 0, 0, 8, 1, 0, 0, 0, 0, 0, 0, 0})
+	fz.Add(fuzzMode(false, framing.None, false), f.E1Stream)
+	fz.Add(fuzzMode(true, framing.None, false), f.E1Stream)
+	fz.Add(fuzzMode(false, framing.None, false), f.E1Stream[framing.HeaderSize:])
+	fz.Add(fuzzMode(true, framing.None, false), []byte{0, 0, 0, 0, 0, 0, 0, 0, 0})
+	fz.Add(fuzzMode(false, framing.None, false), []byte{0, 0, 0, 8, 1, 0, 0, 0, 0, 0, 0, 0})
+	rec := Record(fz, memory.DefaultAllocator, 6)
+	defer rec.Release()
+	var buf bytes.Buffer
+	write := func(opts ...O) []byte {
+		buf.Reset()
+		w, err := f.NewWriter(&buf, Schema, opts...)
+		if err == nil {
+			err = w.Write(rec)
+		}
+		if err == nil {
+			err = w.Close()
+		}
+		if err != nil {
+			fz.Fatal(err)
+		}
+		return bytes.Clone(buf.Bytes())
+	}
+	fz.Add(fuzzMode(false, framing.None, true), write())
+	for _, c := range allCodecs {
+		fz.Add(fuzzMode(true, c, true), write(f.WithFraming(framing.Velox), f.WithCodec(c)))
+	}
 }
 
-// FuzzRead decodes data as E1Schema rows in the Velox framing if velox,
-// else the Spark one: never a panic, and every batch that comes out is
-// valid Arrow.
-func (f Format[O, R, W]) FuzzRead(t *testing.T, velox bool, data []byte) {
-	fr := framing.Spark
+// fuzzMode packs FuzzRead's choices into one byte: bit 0 the Velox
+// framing, bit 1 the nested Schema (else E1Schema), bits 2-4 the codec.
+func fuzzMode(velox bool, c framing.Codec, nested bool) byte {
+	m := byte(0)
 	if velox {
-		fr = framing.Velox
+		m |= 1
 	}
-	rd, err := f.NewReader(bytes.NewReader(data), E1Schema, f.WithFraming(fr), f.WithBatchRows(3))
+	if nested {
+		m |= 2
+	}
+	for i, k := range allCodecs {
+		if k == c {
+			m |= byte(i) << 2
+		}
+	}
+	return m
+}
+
+// FuzzRead decodes data as rows of E1Schema or the nested Schema, in the
+// framing and codec that mode picks (see fuzzMode): never a panic, every
+// batch that comes out is valid Arrow, a failure is a *framing.Error or a
+// *rowbridge.DecodeError, and no buffer is left allocated.
+func (f Format[O, R, W]) FuzzRead(t *testing.T, mode byte, data []byte) {
+	schema, opts := E1Schema, []O{f.WithBatchRows(3)}
+	if mode&2 != 0 {
+		schema = Schema
+	}
+	if mode&1 != 0 {
+		codec := allCodecs[int(mode>>2)%len(allCodecs)]
+		opts = append(opts, f.WithFraming(framing.Velox), f.WithCodec(codec))
+	}
+	mem := memory.NewCheckedAllocator(memory.DefaultAllocator)
+	defer mem.AssertSize(t, 0)
+	rd, err := f.NewReader(bytes.NewReader(data), schema, append(opts, f.WithAllocator(mem))...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,6 +340,13 @@ func (f Format[O, R, W]) FuzzRead(t *testing.T, velox bool, data []byte) {
 			if err := array.ValidateFull(col); err != nil {
 				t.Fatalf("invalid batch: %v", err)
 			}
+		}
+	}
+	if err := rd.Err(); err != nil {
+		var fe *framing.Error
+		var de *rowbridge.DecodeError
+		if !errors.As(err, &fe) && !errors.As(err, &de) {
+			t.Fatalf("error %v (%T) is neither a *framing.Error nor a *rowbridge.DecodeError", err, err)
 		}
 	}
 }
