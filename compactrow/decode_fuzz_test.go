@@ -1,17 +1,27 @@
 package compactrow
 
 import (
+	"errors"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/testgen"
+	"github.com/stretchr/testify/require"
 )
 
-// fuzzSchemas are the schemas FuzzDecode picks from with its first byte.
+// fuzzSchemas are the schemas FuzzDecode picks from with its first byte:
+// the hostile cases', every golden case's, and the testgen shapes.
 func fuzzSchemas() []*arrow.Schema {
 	out := []*arrow.Schema{schemaE1, schemaE2, schemaE3, schemaE4, schemaE5, schemaE8, schemaUnknown, schemaStruct, schemaStructs, schemaBools}
+	for _, tc := range goldenCases {
+		if !slices.Contains(out, tc.schema) {
+			out = append(out, tc.schema)
+		}
+	}
 	for _, s := range testgen.Shapes() {
 		out = append(out, s.Schema)
 	}
@@ -22,14 +32,14 @@ func fuzzSchemas() []*arrow.Schema {
 // data[0] picks the schema, data[1] where the rows split. Decoding must
 // never panic, and a batch it returns must be valid.
 func FuzzDecode(f *testing.F) {
-	for i, tc := range goldenCases {
-		for _, h := range tc.rows {
-			f.Add(append([]byte{byte(i), 0}, unhex(f, h)...))
-		}
-	}
 	schemaIndex := map[*arrow.Schema]int{}
 	for i, s := range fuzzSchemas() {
 		schemaIndex[s] = i
+	}
+	for _, tc := range goldenCases {
+		for _, h := range tc.rows {
+			f.Add(append([]byte{byte(schemaIndex[tc.schema]), 0}, unhex(f, h)...))
+		}
 	}
 	for _, tc := range hostileCases {
 		good, bad := unhex(f, tc.good), unhex(f, tc.bad)
@@ -58,6 +68,10 @@ func FuzzDecode(f *testing.F) {
 		}
 		rec, err := dec.Decode(rows)
 		if err != nil {
+			var de *rowbridge.DecodeError
+			if !errors.As(err, &de) {
+				t.Fatalf("error %v (%T) is not a *rowbridge.DecodeError", err, err)
+			}
 			return
 		}
 		defer rec.Release()
@@ -67,4 +81,23 @@ func FuzzDecode(f *testing.F) {
 			}
 		}
 	})
+}
+
+// Each golden case's rows, seeded into FuzzDecode with the index of its own
+// schema, decode there without error: the seeds start from valid rows.
+func TestFuzzSeedSchemas(t *testing.T) {
+	schemas := fuzzSchemas()
+	for _, tc := range goldenCases {
+		i := slices.Index(schemas, tc.schema)
+		require.GreaterOrEqual(t, i, 0, tc.name)
+		require.Less(t, i, 256, tc.name)
+		for _, h := range tc.rows {
+			dec, err := NewDecoder(schemas[i])
+			require.NoError(t, err)
+			rec, err := dec.Decode([][]byte{unhex(t, h)})
+			require.NoError(t, err, tc.name)
+			require.EqualValues(t, 1, rec.NumRows())
+			rec.Release()
+		}
+	}
 }
