@@ -19,6 +19,11 @@ func init() {
 		summary: "time the row codecs and try_cast in-process and print folly-style tables",
 		usage:   "[--filter REGEX] [--json] [--plot out.png|out.svg] [--time D] [--cpu N]",
 		flags:   benchFlags,
+		examples: []string{
+			`rowbridge bench   # every table, about a minute`,
+			`rowbridge bench --plot bench.png --json > bench.json`,
+			`rowbridge bench --filter '^cast_int/' --time 1s   # one group, longer rounds`,
+		},
 	})
 }
 

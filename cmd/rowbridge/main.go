@@ -89,7 +89,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	name := args[0]
 	switch name {
 	case "help", "-h", "-help", "--help":
-		if len(args) > 1 {
+		if len(args) > 1 && !isHelpFlag(args[1]) {
 			c, ok := commands[args[1]]
 			if !ok {
 				fmt.Fprintf(stderr, "rowbridge help: unknown command %q (run 'rowbridge help')\n", args[1])
@@ -128,6 +128,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	fmt.Fprintf(stderr, "rowbridge %s: %s\n", c.name, msg)
 	return exitFailed
+}
+
+// isHelpFlag reports whether arg asks for help, as in 'rowbridge help -h'.
+func isHelpFlag(arg string) bool {
+	switch arg {
+	case "-h", "-help", "--help", "--h":
+		return true
+	}
+	return false
 }
 
 // flagError wraps what flag.FlagSet.Parse reports.
