@@ -3,9 +3,11 @@ package compute
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
@@ -46,12 +48,32 @@ func tryImpl(ctx context.Context, opts compute.FunctionOptions, args ...compute.
 // each failure is a single row, so the work grows with the failures (about
 // 2·log2(n) calls each), not with the rows. An error that also happens on
 // zero rows does not depend on the data and is returned.
+//
+// Every result has exact null counts, whatever arrow-go reported (see
+// fixNullCount), and a chunked argument gives a chunked result laid out
+// like the arguments' chunks, whether or not a row failed.
 func isolate(ctx context.Context, fn compute.Function, opts compute.FunctionOptions, args []compute.Datum) (compute.Datum, error) {
+	mem := compute.GetAllocator(ctx)
+	ctx = wholeSpans(ctx)
+	layout, aligned := chunkLayout(args)
+	if !aligned {
+		var (
+			made []compute.Datum
+			err  error
+		)
+		if args, made, err = alignChunks(mem, args, layout); err != nil {
+			return nil, err
+		}
+		defer func() {
+			for _, d := range made {
+				d.Release()
+			}
+		}()
+	}
 	res, err := fn.Execute(ctx, opts, args...)
 	if err == nil {
-		return res, nil
+		return normalize(mem, res, layout)
 	}
-	mem := compute.GetAllocator(ctx)
 	flat, n, scalars, ferr := flattenArgs(mem, args)
 	if ferr != nil {
 		return nil, err
@@ -78,8 +100,11 @@ func isolate(ctx context.Context, fn compute.Function, opts compute.FunctionOpti
 		}
 	}
 	iso.flush()
+	defer iso.release()
+	if layout != nil {
+		return chunkedDatum(mem, iso.dt, iso.pieces, layout)
+	}
 	out, err := array.Concatenate(iso.pieces, mem)
-	iso.release()
 	if err != nil {
 		return nil, err
 	}
@@ -183,9 +208,15 @@ func (s *isolator) call(lo, hi int) (arrow.Array, error) {
 	defer res.Release()
 	switch r := res.(type) {
 	case *compute.ArrayDatum:
-		return r.MakeArray(), nil
+		return fixNullCount(r.MakeArray()), nil
 	case *compute.ChunkedDatum:
-		return array.Concatenate(r.Chunks(), s.mem)
+		chunks := fixedChunks(r.Value)
+		defer releaseArrays(chunks)
+		if len(chunks) == 1 {
+			chunks[0].Retain()
+			return chunks[0], nil
+		}
+		return array.Concatenate(chunks, s.mem)
 	}
 	return nil, fmt.Errorf("%w: try: %s returned %s", arrow.ErrNotImplemented, s.fn.Name(), res.Kind())
 }
@@ -224,4 +255,218 @@ func (s *isolator) release() {
 		p.Release()
 	}
 	s.pieces = nil
+}
+
+// normalize takes over res, a successful result of the function try
+// wraps, and returns it with exact null counts and, when layout is not nil
+// (a chunked argument), as a chunked datum of those chunk lengths.
+func normalize(mem memory.Allocator, res compute.Datum, layout []int) (compute.Datum, error) {
+	switch r := res.(type) {
+	case *compute.ArrayDatum:
+		arr := fixNullCount(r.MakeArray())
+		defer arr.Release()
+		res.Release()
+		if layout != nil {
+			return chunkedDatum(mem, arr.DataType(), []arrow.Array{arr}, layout)
+		}
+		return compute.NewDatum(arr), nil
+	case *compute.ChunkedDatum:
+		chunks := fixedChunks(r.Value)
+		defer releaseArrays(chunks)
+		dt := r.Type()
+		res.Release()
+		if layout == nil {
+			layout = make([]int, len(chunks))
+			for i, c := range chunks {
+				layout[i] = c.Len()
+			}
+		}
+		return chunkedDatum(mem, dt, chunks, layout)
+	}
+	return res, nil
+}
+
+// fixNullCount takes over a and returns it, or when its null count
+// disagrees with its validity bitmap, an array sharing all its buffers
+// with the count taken from the bitmap. arrow-go's executor can report a
+// wrong count: with contiguous preallocation over several spans (a
+// chunked argument, or ExecCtx.ChunkSize shorter than the input) the
+// output keeps the last span's cached count (arrow-go#1305), and IPC
+// writers and array.Concatenate trust it.
+func fixNullCount(a arrow.Array) arrow.Array {
+	d := a.Data()
+	switch d.DataType().ID() {
+	case arrow.NULL, arrow.SPARSE_UNION, arrow.DENSE_UNION, arrow.RUN_END_ENCODED:
+		return a // no validity bitmap
+	}
+	bufs := d.Buffers()
+	if len(bufs) == 0 || bufs[0] == nil || bufs[0].Len()*8 < d.Offset()+d.Len() {
+		return a
+	}
+	nulls := d.Len() - bitutil.CountSetBits(bufs[0].Bytes(), d.Offset(), d.Len())
+	if nulls == d.NullN() {
+		return a
+	}
+	var fixed *array.Data
+	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
+		fixed = array.NewDataWithDictionary(d.DataType(), d.Len(), bufs, nulls, d.Offset(), dict)
+	} else {
+		fixed = array.NewData(d.DataType(), d.Len(), bufs, d.Children(), nulls, d.Offset())
+	}
+	out := array.MakeFromData(fixed)
+	fixed.Release()
+	a.Release()
+	return out
+}
+
+// fixedChunks is ch's chunks passed through fixNullCount; the caller
+// releases them.
+func fixedChunks(ch *arrow.Chunked) []arrow.Array {
+	out := make([]arrow.Array, len(ch.Chunks()))
+	for i, c := range ch.Chunks() {
+		c.Retain()
+		out[i] = fixNullCount(c)
+	}
+	return out
+}
+
+func releaseArrays(as []arrow.Array) {
+	for _, a := range as {
+		a.Release()
+	}
+}
+
+// chunkLayout is the chunk lengths of a result over args: nil when no
+// argument is chunked; the one chunked argument's (or several with the
+// same) chunk lengths; otherwise the runs between every argument's chunk
+// boundaries, and aligned is false.
+func chunkLayout(args []compute.Datum) (layout []int, aligned bool) {
+	aligned = true
+	var cuts []int
+	for _, a := range args {
+		ch, ok := a.(*compute.ChunkedDatum)
+		if !ok {
+			continue
+		}
+		lens := make([]int, 0, len(ch.Chunks()))
+		pos := 0
+		for _, c := range ch.Chunks() {
+			lens = append(lens, c.Len())
+			pos += c.Len()
+			cuts = append(cuts, pos)
+		}
+		if layout == nil {
+			layout = lens
+		} else if !slices.Equal(layout, lens) {
+			aligned = false
+		}
+	}
+	if aligned {
+		return layout, true
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	layout = layout[:0]
+	pos := 0
+	for _, c := range cuts {
+		if c > pos {
+			layout = append(layout, c-pos)
+			pos = c
+		}
+	}
+	return layout, false
+}
+
+// alignChunks is args with every chunked argument cut to layout (slices
+// sharing its buffers); made lists the datums it made, for the caller to
+// release. arrow-go v18.8.0 loses the nulls of an input span cut inside a
+// chunk (the cached count of an earlier cut is kept: arrow-go#1305), so
+// the function must see chunks that line up.
+func alignChunks(mem memory.Allocator, args []compute.Datum, layout []int) (aligned, made []compute.Datum, err error) {
+	aligned = make([]compute.Datum, len(args))
+	for i, a := range args {
+		ch, ok := a.(*compute.ChunkedDatum)
+		if !ok {
+			aligned[i] = a
+			continue
+		}
+		d, err := chunkedDatum(mem, ch.Type(), ch.Chunks(), layout)
+		if err != nil {
+			for _, m := range made {
+				m.Release()
+			}
+			return nil, nil, err
+		}
+		aligned[i] = d
+		made = append(made, d)
+	}
+	return aligned, made, nil
+}
+
+// wholeSpans is ctx with no limit on the rows per kernel call: with
+// ExecCtx.ChunkSize shorter than an array, arrow-go v18.8.0 cuts it into
+// spans and loses the nulls of all but the first (arrow-go#1305). try's
+// result is laid out like its arguments, so the limit changes nothing else.
+func wholeSpans(ctx context.Context) context.Context {
+	ectx := compute.GetExecCtx(ctx)
+	if ectx.ChunkSize == compute.DefaultMaxChunkSize {
+		return ctx
+	}
+	ectx.ChunkSize = compute.DefaultMaxChunkSize
+	return compute.SetExecCtx(ctx, ectx)
+}
+
+// chunkedDatum lays the rows of pieces (arrays of type dt with exact null
+// counts, which it does not take over) out as chunks of the given lengths:
+// slices sharing the pieces' buffers, concatenated only where a chunk
+// spans pieces. When the lengths do not add up to the rows, the pieces
+// are the chunks.
+func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array, layout []int) (compute.Datum, error) {
+	total, want := 0, 0
+	for _, p := range pieces {
+		total += p.Len()
+	}
+	for _, n := range layout {
+		want += n
+	}
+	if total != want {
+		ch := arrow.NewChunked(dt, pieces)
+		defer ch.Release()
+		return compute.NewDatum(ch), nil
+	}
+	chunks := make([]arrow.Array, 0, len(layout))
+	defer func() { releaseArrays(chunks) }()
+	p, pos := 0, 0 // the next row is row pos of pieces[p]
+	for _, n := range layout {
+		var parts []arrow.Array
+		for n > 0 || len(parts) == 0 {
+			for p < len(pieces)-1 && pos == pieces[p].Len() {
+				p, pos = p+1, 0
+			}
+			if p == len(pieces) {
+				break
+			}
+			k := min(n, pieces[p].Len()-pos)
+			parts = append(parts, array.NewSlice(pieces[p], int64(pos), int64(pos+k)))
+			pos += k
+			n -= k
+		}
+		switch len(parts) {
+		case 0:
+			a := array.MakeArrayOfNull(mem, dt, 0)
+			chunks = append(chunks, a)
+		case 1:
+			chunks = append(chunks, parts[0])
+		default:
+			a, err := array.Concatenate(parts, mem)
+			releaseArrays(parts)
+			if err != nil {
+				return nil, err
+			}
+			chunks = append(chunks, a)
+		}
+	}
+	ch := arrow.NewChunked(dt, chunks)
+	defer ch.Release()
+	return compute.NewDatum(ch), nil
 }
