@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync/atomic"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -77,14 +78,15 @@ func (c *countingReader) Read(b []byte) (int, error) {
 }
 
 // progress is a bar of bytes read, with the rows written so far in its
-// description. The bar is made only once delay has passed.
+// description. The bar counts from the start, so that its rate is right,
+// but draws through a gate that opens only once delay has passed.
 type progress struct {
-	w               io.Writer
 	verb            string
 	total           int64 // bytes, or -1 when unknown: a spinner
 	delay, throttle time.Duration
 	start           time.Time
 	bytes, rows     int64
+	gate            *gateWriter
 	bar             *progressbar.ProgressBar
 	lastDescribe    time.Time
 }
@@ -93,7 +95,18 @@ func newProgress(w io.Writer, verb string, total int64, delay, throttle time.Dur
 	if total == 0 {
 		total = -1 // the bar needs a positive total; an empty file is a short spin
 	}
-	return &progress{w: w, verb: verb, total: total, delay: delay, throttle: throttle, start: time.Now()}
+	p := &progress{verb: verb, total: total, delay: delay, throttle: throttle, start: time.Now(), gate: &gateWriter{w: w}}
+	p.bar = progressbar.NewOptions64(p.total,
+		progressbar.OptionSetWriter(p.gate),
+		progressbar.OptionSetDescription(p.description()),
+		progressbar.OptionShowBytes(true),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionThrottle(p.throttle),
+		progressbar.OptionSpinnerType(14),
+		progressbar.OptionClearOnFinish(),
+	)
+	return p
 }
 
 func (p *progress) setBytes(n int64) {
@@ -101,9 +114,8 @@ func (p *progress) setBytes(n int64) {
 		return
 	}
 	p.bytes = n
-	if p.show() {
-		p.bar.Set64(p.barBytes())
-	}
+	p.show()
+	p.bar.Set64(p.barBytes())
 }
 
 // addRows counts n more rows written.
@@ -133,33 +145,41 @@ func (p *progress) description() string {
 	return fmt.Sprintf("%s: %d rows", p.verb, p.rows)
 }
 
-// show reports whether the bar is up, making it once delay has passed.
+// show reports whether the bar is visible, opening its gate once delay
+// has passed and drawing it then with the current rows.
 func (p *progress) show() bool {
-	if p.bar != nil {
+	if p.gate.open.Load() {
 		return true
 	}
 	if time.Since(p.start) < p.delay {
 		return false
 	}
-	p.bar = progressbar.NewOptions64(p.total,
-		progressbar.OptionSetWriter(p.w),
-		progressbar.OptionSetDescription(p.description()),
-		progressbar.OptionShowBytes(true),
-		progressbar.OptionShowCount(),
-		progressbar.OptionSetWidth(30),
-		progressbar.OptionThrottle(p.throttle),
-		progressbar.OptionSpinnerType(14),
-		progressbar.OptionClearOnFinish(),
-	)
-	p.bar.Set64(p.barBytes())
+	p.gate.open.Store(true)
+	p.lastDescribe = time.Now()
+	p.bar.Describe(p.description())
 	return true
 }
 
 // done erases the bar, so that what follows on stderr (an error message)
-// starts on a clean line. It also stops the spinner's goroutine.
+// starts on a clean line; a bar never shown writes nothing. It also stops
+// the spinner's goroutine.
 func (p *progress) done() {
-	if p == nil || p.bar == nil {
+	if p == nil {
 		return
 	}
 	p.bar.Finish()
+}
+
+// gateWriter drops what is written to it until it is opened. The bar's
+// spinner draws from its own goroutine, hence the atomic.
+type gateWriter struct {
+	w    io.Writer
+	open atomic.Bool
+}
+
+func (g *gateWriter) Write(b []byte) (int, error) {
+	if !g.open.Load() {
+		return len(b), nil
+	}
+	return g.w.Write(b)
 }

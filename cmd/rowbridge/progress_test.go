@@ -5,9 +5,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -130,4 +133,24 @@ func TestProgressDrawsAndErases(t *testing.T) {
 	nilProgress.setBytes(1)
 	nilProgress.addRows(1)
 	nilProgress.done()
+}
+
+// Bytes read before the bar appears count toward its rate over the whole
+// time they took, not as if read the moment it appeared.
+func TestProgressRateCountsFromStart(t *testing.T) {
+	var out bytes.Buffer
+	p := newProgress(&out, "decode", 1<<30, 100*time.Millisecond, 0)
+	p.setBytes(30 << 20)
+	require.Empty(t, out.String(), "nothing is drawn before the delay")
+	time.Sleep(120 * time.Millisecond)
+	p.setBytes(31 << 20)
+	text := out.String()
+	m := regexp.MustCompile(`, ([0-9.]+) ([kMGT]?B)/s\)`).FindStringSubmatch(text)
+	require.NotNil(t, m, "the bar shows a rate: %q", text)
+	rate, err := strconv.ParseFloat(m[1], 64)
+	require.NoError(t, err)
+	unit := map[string]float64{"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}[m[2]]
+	// 31 MiB over at least 120 ms is at most about 271 MB/s.
+	require.Less(t, rate*unit, 300e6, "rate %s %s/s in %q", m[1], m[2], text)
+	p.done()
 }
