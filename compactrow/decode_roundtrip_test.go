@@ -48,7 +48,7 @@ func TestRoundTripRandomSchemas(t *testing.T) {
 	for seed := range int64(450) {
 		r := rand.New(rand.NewSource(seed))
 		schema := testgen.RandomSchema(r)
-		rec := testgen.RandomBatch(mem, r, schema, r.Intn(40))
+		rec := testgen.RandomBatch(mem, r, schema, r.Intn(40), testgen.WithNaN())
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			rows := roundTrip(t, mem, rec)
 			checkSlices(t, mem, rec, rows, r)
