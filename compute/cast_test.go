@@ -29,10 +29,10 @@ func testCtx(t testing.TB, mem memory.Allocator) context.Context {
 	return compute.WithAllocator(compute.SetExecCtx(context.Background(), ectx), mem)
 }
 
-// stringCase is a public case whose input is a string.
-type stringCase struct{ casttest.Case }
+// publicCase is one of the public cases (spec §5).
+type publicCase struct{ casttest.Case }
 
-func (c stringCase) dialect() trycast.Dialect {
+func (c publicCase) dialect() trycast.Dialect {
 	switch c.DialectName {
 	case "spark":
 		return trycast.Spark
@@ -42,45 +42,178 @@ func (c stringCase) dialect() trycast.Dialect {
 	return trycast.Presto
 }
 
-func (c stringCase) name() string { return fmt.Sprintf("%s/%s/%q", c.DialectName, c.To, c.Input) }
+func (c publicCase) name() string {
+	return fmt.Sprintf("%s/%s->%s/%q", c.DialectName, c.From, c.To, fmt.Sprint(c.Input))
+}
 
-func loadStringCases(t *testing.T) []stringCase {
+// loadPublicCases is every public case, string and numeric sources alike.
+func loadPublicCases(t *testing.T) []publicCase {
 	all, err := casttest.Load("../trycast/testdata/trycast_cases_public.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []stringCase
-	for _, c := range all {
+	cases := make([]publicCase, len(all))
+	strs := 0
+	for i, c := range all {
+		cases[i] = publicCase{c}
 		if c.From == "string" {
-			cases = append(cases, stringCase{c})
+			strs++
 		}
 	}
-	if len(cases) < 100 {
-		t.Fatalf("only %d string cases", len(cases))
+	if strs < 100 || len(cases)-strs < 40 {
+		t.Fatalf("only %d string and %d other cases", strs, len(cases)-strs)
 	}
 	return cases
 }
 
-// caseColumn is 40 rows of the case's input with a null every third row,
-// sliced at offset 5.
-func caseColumn(mem memory.Allocator, dt arrow.DataType, v string) arrow.Array {
+// sourceTypes are the input types a case runs as: utf8, large_utf8 and
+// binary for a string case, else the case's own type.
+func sourceTypes(t *testing.T, from string) []arrow.DataType {
+	if from == "string" {
+		return []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary}
+	}
+	return []arrow.DataType{casttest.ArrowType(t, from)}
+}
+
+type rowKind uint8
+
+const (
+	rowNull  rowKind = iota // null input
+	rowCase                 // the case's input
+	rowOther                // one of the other values
+)
+
+// caseColumn is the case's input among other valid values of its source
+// type and nulls: rows 5..39 of a 40-row array (an offset that is not a
+// multiple of 8) where row i is null when i%3 == 0, else the case's input
+// when i%4 == 1, else one of up to three other values that convert. Row 0
+// of the slice is the case's input, row 1 null.
+type caseColumn struct {
+	arr    arrow.Array
+	kinds  []rowKind
+	other  []int         // per row, the index into lone of a rowOther row
+	lone   []arrow.Array // each other value cast alone by trycast.Cast
+	nulls  int           // null inputs
+	inputs int           // rows holding the case's input
+}
+
+func newCaseColumn(t *testing.T, mem memory.Allocator, c publicCase, dt, to arrow.DataType) *caseColumn {
+	t.Helper()
+	col := &caseColumn{}
+	var others []any
+	for _, v := range casttest.OtherInputs(c.From) {
+		if len(others) == 3 {
+			break
+		}
+		if fmt.Sprint(v) == fmt.Sprint(c.Input) {
+			continue
+		}
+		b := array.NewBuilder(mem, dt)
+		err := casttest.Append(b, v)
+		one := b.NewArray()
+		b.Release()
+		if err != nil {
+			one.Release()
+			continue // not a value of this type, a decimal too precise
+		}
+		out, f, err := trycast.CastWithFailures(mem, one, to, trycast.Options{Dialect: c.dialect()})
+		one.Release()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name(), err)
+		}
+		if f.Count > 0 || out.IsNull(0) {
+			out.Release()
+			continue
+		}
+		others = append(others, v)
+		col.lone = append(col.lone, out)
+	}
+	if len(others) == 0 {
+		t.Fatalf("%s: no other %s value converts to %s", c.name(), dt, to)
+	}
 	b := array.NewBuilder(mem, dt)
 	defer b.Release()
 	for i := 0; i < 40; i++ {
+		var kind rowKind
+		k := (i / 2) % len(others)
 		switch {
 		case i%3 == 0:
+			kind = rowNull
 			b.AppendNull()
-		case dt.ID() == arrow.BINARY:
-			b.(*array.BinaryBuilder).Append([]byte(v))
-		case dt.ID() == arrow.LARGE_STRING:
-			b.(*array.LargeStringBuilder).Append(v)
+		case i%4 == 1:
+			kind = rowCase
+			if err := casttest.Append(b, c.Input); err != nil {
+				t.Fatalf("%s: %v", c.name(), err)
+			}
 		default:
-			b.(*array.StringBuilder).Append(v)
+			kind = rowOther
+			if err := casttest.Append(b, others[k]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if i < 5 {
+			continue
+		}
+		col.kinds = append(col.kinds, kind)
+		col.other = append(col.other, k)
+		switch kind {
+		case rowNull:
+			col.nulls++
+		case rowCase:
+			col.inputs++
 		}
 	}
 	full := b.NewArray()
 	defer full.Release()
-	return array.NewSlice(full, 5, 40)
+	col.arr = array.NewSlice(full, 5, 40)
+	return col
+}
+
+func (col *caseColumn) release() {
+	col.arr.Release()
+	for _, a := range col.lone {
+		a.Release()
+	}
+}
+
+// check checks out, the result for rows [from, from+out.Len()) of the
+// column: null inputs null, the case's input its expected result, every
+// other value what it gives cast alone, and the exact null count.
+func (col *caseColumn) check(t *testing.T, c publicCase, what string, out arrow.Array, from int) {
+	t.Helper()
+	if err := array.ValidateFull(out); err != nil {
+		t.Errorf("%s: %s: %v", c.name(), what, err)
+	}
+	if from+out.Len() > col.arr.Len() {
+		t.Errorf("%s: %s: %d rows from row %d of %d", c.name(), what, out.Len(), from, col.arr.Len())
+		return
+	}
+	nulls := 0
+	for j := 0; j < out.Len(); j++ {
+		row := from + j
+		switch col.kinds[row] {
+		case rowNull:
+			nulls++
+			if out.IsValid(j) {
+				t.Errorf("%s: %s: row %d: null input gave %s", c.name(), what, row, out.ValueStr(j))
+			}
+		case rowCase:
+			if c.Expected == nil {
+				nulls++
+			}
+			if err := casttest.CheckRow(c.Case, out, j); err != nil {
+				t.Errorf("%s: %s: row %d: %v", c.name(), what, row, err)
+			}
+		case rowOther:
+			lone := col.lone[col.other[row]]
+			if out.IsNull(j) || !array.SliceApproxEqual(out, int64(j), int64(j+1), lone, 0, 1, array.WithNaNsEqual(true)) {
+				t.Errorf("%s: %s: row %d: %s, alone it gives %s", c.name(), what, row, out.ValueStr(j), lone.ValueStr(0))
+			}
+		}
+	}
+	if out.NullN() != nulls {
+		t.Errorf("%s: %s: NullN %d, want %d", c.name(), what, out.NullN(), nulls)
+	}
 }
 
 func call(ctx context.Context, name string, opts compute.FunctionOptions, arg compute.Datum) (compute.Datum, error) {
@@ -89,40 +222,37 @@ func call(ctx context.Context, name string, opts compute.FunctionOptions, arg co
 
 func trySQL(opts *CastOptions) *TryOptions { return &TryOptions{Func: "sql_cast", Options: opts} }
 
-// TestPublicCasesThroughCompute: every string case, for utf8, large_utf8
-// and binary, as an array with nulls at offset 5, as two chunks and as a
-// scalar, through try_cast, sql_cast and try(sql_cast). Values must equal
-// the direct trycast.Cast (checked against the cases in package trycast);
-// the null pattern and the sql_cast error are checked against the case.
+// TestPublicCasesThroughCompute: every public case (string cases for
+// utf8, large_utf8 and binary) among other values and nulls at offset 5,
+// as an array, as two chunks and as a scalar, through try_cast, sql_cast
+// and try(sql_cast). The case's rows must hold its expected result, the
+// others what they give alone; sql_cast must fail, naming the case's first
+// row, exactly when the case's plain CAST errors in its dialect
+// (plain_cast_errors: never for Spark legacy, which yields NULL).
 func TestPublicCasesThroughCompute(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	ctx := testCtx(t, mem)
-	for _, c := range loadStringCases(t) {
+	for _, c := range loadPublicCases(t) {
 		to := casttest.ArrowType(t, c.To)
 		opts := &CastOptions{ToType: to, Dialect: c.dialect()}
-		input := c.Input.(string)
 		wantErr := c.Expected == nil && c.PlainCastErrors
-		for _, dt := range []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary} {
-			col := caseColumn(mem, dt, input)
-			direct, err := trycast.Cast(mem, col, to, trycast.Options{Dialect: c.dialect()})
-			if err != nil {
-				t.Fatalf("%s: %v", c.name(), err)
-			}
-			checkArrayResults(t, ctx, c, col, direct, opts, wantErr)
-			checkChunkedResults(t, ctx, mem, c, col, direct, opts, wantErr)
-			checkScalarResults(t, ctx, c, col, direct, opts, wantErr)
-			direct.Release()
-			col.Release()
+		for _, dt := range sourceTypes(t, c.From) {
+			col := newCaseColumn(t, mem, c, dt, to)
+			checkArrayResults(t, ctx, c, col, opts, wantErr)
+			checkChunkedResults(t, ctx, c, col, opts, wantErr)
+			checkScalarResults(t, ctx, c, col, opts, wantErr)
+			col.release()
 		}
 	}
 }
 
 // callEach calls try_cast, try(sql_cast) and sql_cast with arg and hands
 // each result to check, then releases it. When the case makes sql_cast
-// fail (wantErr), checkErr gets its error instead. kind names the argument
-// ("chunked ", "scalar ") in messages.
-func callEach(t *testing.T, ctx context.Context, c stringCase, kind string, arg compute.Datum, opts *CastOptions, wantErr bool,
+// fail (wantErr), checkErr gets its error instead; a sql_cast error
+// otherwise fails the test. kind names the argument ("chunked ",
+// "scalar ") in messages.
+func callEach(t *testing.T, ctx context.Context, c publicCase, kind string, arg compute.Datum, opts *CastOptions, wantErr bool,
 	checkErr func(error), check func(fn string, res compute.Datum)) {
 	t.Helper()
 	for _, fn := range []struct {
@@ -146,92 +276,76 @@ func callEach(t *testing.T, ctx context.Context, c stringCase, kind string, arg 
 	}
 }
 
-// wantSQLCastError is a checkErr of callEach that needs only some error.
-func wantSQLCastError(t *testing.T, c stringCase, kind string) func(error) {
+// wantRow0Error is a checkErr of callEach: sql_cast's error names row 0.
+func wantRow0Error(t *testing.T, c publicCase, kind string) func(error) {
 	return func(err error) {
-		if err == nil {
-			t.Errorf("%s: %ssql_cast: no error", c.name(), kind)
+		var ve *trycast.ValueError
+		if !errors.As(err, &ve) || ve.Row != 0 || !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, rowbridge.ErrValue) {
+			t.Errorf("%s: %ssql_cast error %v, want one for row 0", c.name(), kind, err)
 		}
 	}
 }
 
-func checkArrayResults(t *testing.T, ctx context.Context, c stringCase, col, direct arrow.Array, opts *CastOptions, wantErr bool) {
+func checkArrayResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *CastOptions, wantErr bool) {
 	t.Helper()
-	checkErr := func(err error) {
-		var ve *trycast.ValueError
-		if !errors.As(err, &ve) || ve.Row != 0 || !errors.Is(err, arrow.ErrInvalid) || !errors.Is(err, rowbridge.ErrValue) {
-			t.Errorf("%s: sql_cast error %v, want row 0", c.name(), err)
-		}
-	}
-	callEach(t, ctx, c, "", compute.NewDatumWithoutOwning(col), opts, wantErr, checkErr, func(fn string, res compute.Datum) {
+	callEach(t, ctx, c, "", compute.NewDatumWithoutOwning(col.arr), opts, wantErr, wantRow0Error(t, c, ""), func(fn string, res compute.Datum) {
 		out := res.(*compute.ArrayDatum).MakeArray()
 		defer out.Release()
-		if !array.ApproxEqual(out, direct, array.WithNaNsEqual(true)) {
-			t.Errorf("%s: %s gave %v, trycast.Cast %v", c.name(), fn, out, direct)
-		}
-		if err := array.ValidateFull(out); err != nil {
-			t.Errorf("%s: %s: %v", c.name(), fn, err)
-		}
-		wantNulls := 12 // rows 6, 9, ..., 39 of the 5..39 slice
-		if c.Expected == nil {
-			wantNulls = col.Len()
-		}
-		if out.NullN() != wantNulls {
-			t.Errorf("%s: %s: %d nulls, want %d", c.name(), fn, out.NullN(), wantNulls)
-		}
+		col.check(t, c, fn+" "+col.arr.DataType().String(), out, 0)
 	})
 }
 
-func checkChunkedResults(t *testing.T, ctx context.Context, mem memory.Allocator, c stringCase, col, direct arrow.Array, opts *CastOptions, wantErr bool) {
+func checkChunkedResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *CastOptions, wantErr bool) {
 	t.Helper()
-	a, b := array.NewSlice(col, 0, 17), array.NewSlice(col, 17, int64(col.Len()))
-	ch := arrow.NewChunked(col.DataType(), []arrow.Array{a, b})
+	a, b := array.NewSlice(col.arr, 0, 17), array.NewSlice(col.arr, 17, int64(col.arr.Len()))
+	ch := arrow.NewChunked(col.arr.DataType(), []arrow.Array{a, b})
 	a.Release()
 	b.Release()
 	defer ch.Release()
-	callEach(t, ctx, c, "chunked ", compute.NewDatumWithoutOwning(ch), opts, wantErr, wantSQLCastError(t, c, "chunked "), func(fn string, res compute.Datum) {
+	callEach(t, ctx, c, "chunked ", compute.NewDatumWithoutOwning(ch), opts, wantErr, wantRow0Error(t, c, "chunked "), func(fn string, res compute.Datum) {
 		got := res.(*compute.ChunkedDatum).Value
 		if len(got.Chunks()) != 2 {
-			t.Errorf("%s: %d chunks", c.name(), len(got.Chunks()))
+			t.Errorf("%s: chunked %s: %d chunks", c.name(), fn, len(got.Chunks()))
+			return
 		}
-		flat, err := array.Concatenate(got.Chunks(), mem)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer flat.Release()
-		if !array.ApproxEqual(flat, direct, array.WithNaNsEqual(true)) {
-			t.Errorf("%s: chunked %s gave %v, want %v", c.name(), fn, flat, direct)
-		}
+		col.check(t, c, "chunked "+fn+" chunk 0", got.Chunk(0), 0)
+		col.check(t, c, "chunked "+fn+" chunk 1", got.Chunk(1), 17)
 	})
 }
 
-func checkScalarResults(t *testing.T, ctx context.Context, c stringCase, col, direct arrow.Array, opts *CastOptions, wantErr bool) {
+func checkScalarResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *CastOptions, wantErr bool) {
 	t.Helper()
-	sc, err := scalar.GetScalar(col, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if r, ok := sc.(scalar.Releasable); ok {
-		defer r.Release()
-	}
-	callEach(t, ctx, c, "scalar ", compute.NewDatumWithoutOwning(sc), opts, wantErr, wantSQLCastError(t, c, "scalar "), func(fn string, res compute.Datum) {
-		got := res.(*compute.ScalarDatum).Value
-		if got.IsValid() != direct.IsValid(0) {
-			t.Errorf("%s: scalar %s valid %v, want %v", c.name(), fn, got.IsValid(), direct.IsValid(0))
-			return
-		}
-		if !got.IsValid() {
-			return
-		}
-		one, err := scalar.MakeArrayFromScalar(got, 1, memory.DefaultAllocator)
+	for row, wantErr := range []bool{wantErr, false} { // row 0 holds the case's input, row 1 is null
+		sc, err := scalar.GetScalar(col.arr, row)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer one.Release()
-		want := array.NewSlice(direct, 0, 1)
-		defer want.Release()
-		if !array.ApproxEqual(one, want, array.WithNaNsEqual(true)) {
-			t.Errorf("%s: scalar %s = %s, want %v", c.name(), fn, got, want)
+		kind := "scalar "
+		if row == 1 {
+			kind = "null scalar "
 		}
-	})
+		callEach(t, ctx, c, kind, compute.NewDatumWithoutOwning(sc), opts, wantErr, wantRow0Error(t, c, kind), func(fn string, res compute.Datum) {
+			got := res.(*compute.ScalarDatum).Value
+			if !arrow.TypeEqual(got.DataType(), opts.ToType) {
+				t.Errorf("%s: %s%s: type %s", c.name(), kind, fn, got.DataType())
+			}
+			if row == 1 {
+				if got.IsValid() {
+					t.Errorf("%s: %s%s = %s, want null", c.name(), kind, fn, got)
+				}
+				return
+			}
+			one, err := scalar.MakeArrayFromScalar(got, 1, memory.DefaultAllocator)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer one.Release()
+			if err := casttest.CheckRow(c.Case, one, 0); err != nil {
+				t.Errorf("%s: %s%s: %v", c.name(), kind, fn, err)
+			}
+		})
+		if r, ok := sc.(scalar.Releasable); ok {
+			r.Release()
+		}
+	}
 }
