@@ -61,10 +61,14 @@ func createOutput(e *env, path string) (*output, error) {
 }
 
 // finish flushes and closes the output; after a failure (err != nil) a
-// partly written file is removed. It returns the first error.
+// partly written file is removed, while stdout still gets everything
+// converted before the failure (the rows of a JSON lines stream up to the
+// bad one, say), as a pipe reader would expect. It returns the first error.
 func (o *output) finish(err error) error {
 	if err == nil {
 		err = o.Flush()
+	} else if o.file == nil {
+		o.Flush()
 	}
 	if o.file != nil {
 		if cerr := o.file.Close(); err == nil {

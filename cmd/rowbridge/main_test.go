@@ -212,3 +212,21 @@ func TestPanicBecomesInternalError(t *testing.T) {
 	require.Equal(t, 70, code)
 	require.Equal(t, "rowbridge: internal error: boom\n", stderr)
 }
+
+// A stream that breaks after some rows still gets those rows to stdout,
+// and the error after them; to a file, nothing is left.
+func TestRowsBeforeAnErrorReachStdout(t *testing.T) {
+	truncated := sampleRows[:len(sampleRows)-10]
+	out, stderr, code := cli(t, truncated, "decode", "--format", "unsaferow", sampleSchemaFlag, "--batch-rows", "1", "--to", "jsonl")
+	require.Equal(t, 1, code, stderr)
+	requireStderrLine(t, stderr, "rowbridge decode: framing: stream byte 664, after 4 rows read: row of 96 bytes has only 86: truncated input")
+	want, err := os.ReadFile(filepath.Join(testdataSample, "sample.jsonl"))
+	require.NoError(t, err)
+	wantLines := strings.SplitAfter(string(want), "\n")
+	require.Equal(t, strings.Join(wantLines[:4], ""), string(out), "the four rows read before the break")
+
+	path := filepath.Join(t.TempDir(), "out.jsonl")
+	_, _, code = cli(t, truncated, "decode", "--format", "unsaferow", sampleSchemaFlag, "--batch-rows", "1", "--to", "jsonl", "-o", path)
+	require.Equal(t, 1, code)
+	require.NoFileExists(t, path)
+}
