@@ -117,9 +117,18 @@ func isSubnormal(v float64, bits int) bool {
 	return a < 0x1p-1022
 }
 
-// AppendDecimal appends the unscaled value v with scale digits after the
-// point, in plain notation ("-1.50", "0.05", "123"), as Presto and Spark's
-// toPlainString do.
+// AppendDecimal appends the unscaled value v with the given scale as the
+// dialect's cast to varchar prints it.
+//
+// Presto and Spark ANSI (and try_cast): plain notation with exactly scale
+// fraction digits ("-1.50", "0.05", "123"), as Velox's
+// DecimalUtil::castToString and Java's BigDecimal.toPlainString do.
+//
+// Spark legacy: Java's BigDecimal.toString, which Spark's Cast uses when
+// ANSI is off (ToStringBase.useDecimalPlainString = ansiEnabled). With
+// adjusted = len(digits) - 1 - scale, it is plain unless scale < 0 or
+// adjusted < -6, and then d[.ddd]E±n: "1.00E-8" for 0.0000000100, "0E-10"
+// for zero at scale 10, "1.2E+3" for unscaled 12 at scale -2.
 func AppendDecimal(dst []byte, v decimal128.Num, scale int32, d Dialect) []byte {
 	mag, neg := magFromNum(v)
 	if neg {
@@ -127,6 +136,23 @@ func AppendDecimal(dst []byte, v decimal128.Num, scale int32, d Dialect) []byte 
 	}
 	var buf [40]byte
 	digs := appendU128(buf[:0], mag)
+	if d == Spark {
+		if adj := int64(len(digs)) - 1 - int64(scale); scale < 0 || adj < -6 {
+			dst = append(dst, digs[0])
+			if len(digs) > 1 {
+				dst = append(dst, '.')
+				dst = append(dst, digs[1:]...)
+			}
+			if adj != 0 {
+				dst = append(dst, 'E')
+				if adj > 0 {
+					dst = append(dst, '+')
+				}
+				dst = strconv.AppendInt(dst, adj, 10)
+			}
+			return dst
+		}
+	}
 	if scale <= 0 {
 		dst = append(dst, digs...)
 		if !mag.isZero() {

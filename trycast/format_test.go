@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
 func TestAppendFloat(t *testing.T) {
@@ -62,8 +64,10 @@ func TestAppendScalars(t *testing.T) {
 		{"-12345678901234567890.123456789", 38, 9, "-12345678901234567890.123456789"},
 	} {
 		n, ok := ParseDecimal([]byte(c.in), c.p, c.s, Presto)
-		if got := string(AppendDecimal(nil, n, c.s, Spark)); !ok || got != c.want {
-			t.Errorf("AppendDecimal(%s) = %q, %v", c.in, got, ok)
+		for _, d := range []Dialect{Presto, SparkANSI} {
+			if got := string(AppendDecimal(nil, n, c.s, d)); !ok || got != c.want {
+				t.Errorf("%v AppendDecimal(%s) = %q, %v", d, c.in, got, ok)
+			}
 		}
 	}
 	for _, c := range []struct {
@@ -80,6 +84,51 @@ func TestAppendScalars(t *testing.T) {
 		}
 		if got := string(AppendDate(nil, c.days, Spark)); got != c.spark {
 			t.Errorf("Spark AppendDate(%d) = %q, want %q", c.days, got, c.spark)
+		}
+	}
+}
+
+// TestAppendDecimalSparkLegacy checks Java's BigDecimal.toString, which
+// Spark's CAST uses with ANSI off, against the plain text Presto and Spark
+// ANSI print.
+func TestAppendDecimalSparkLegacy(t *testing.T) {
+	for _, c := range []struct {
+		unscaled     string
+		scale        int32
+		legacy, ansi string
+	}{
+		{"100", 10, "1.00E-8", "0.0000000100"},
+		{"-100", 10, "-1.00E-8", "-0.0000000100"},
+		{"0", 10, "0E-10", "0.0000000000"},
+		{"0", 6, "0.000000", "0.000000"},
+		{"0", 7, "0E-7", "0.0000000"},
+		{"1", 6, "0.000001", "0.000001"},     // adjusted -6: plain
+		{"1", 7, "1E-7", "0.0000001"},        // adjusted -7
+		{"-12", 8, "-1.2E-7", "-0.00000012"}, // adjusted -7
+		{"12", 7, "0.0000012", "0.0000012"},  // adjusted -6
+		{"123456789", 15, "1.23456789E-7", "0.000000123456789"},
+		{"1", 38, "1E-38", "0.00000000000000000000000000000000000001"},
+		{"-1", 38, "-1E-38", "-0.00000000000000000000000000000000000001"},
+		{"99999999999999999999999999999999999999", 38, "0.99999999999999999999999999999999999999", "0.99999999999999999999999999999999999999"},
+		{"150", 2, "1.50", "1.50"},
+		{"123", 0, "123", "123"},
+		{"0", 0, "0", "0"},
+		{"1", -3, "1E+3", "1000"}, // negative scale: always scientific in Java
+		{"12", -2, "1.2E+3", "1200"},
+		{"-12", -2, "-1.2E+3", "-1200"},
+		{"0", -2, "0E+2", "0"},
+	} {
+		n, err := decimal128.FromString(c.unscaled, 38, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := string(AppendDecimal(nil, n, c.scale, Spark)); got != c.legacy {
+			t.Errorf("Spark AppendDecimal(%s, scale %d) = %q, want %q", c.unscaled, c.scale, got, c.legacy)
+		}
+		for _, d := range []Dialect{Presto, SparkANSI} {
+			if got := string(AppendDecimal(nil, n, c.scale, d)); got != c.ansi {
+				t.Errorf("%v AppendDecimal(%s, scale %d) = %q, want %q", d, c.unscaled, c.scale, got, c.ansi)
+			}
 		}
 	}
 }

@@ -215,7 +215,7 @@ func fromDecimals(from *arrow.Decimal128Type, to arrow.DataType) kernel {
 		}
 		switch to.ID() {
 		case arrow.FLOAT32:
-			return mapFixed(c, in, to, func(v decimal128.Num) (float32, bool) { return float32(DecimalToFloat(v, scale)), true })
+			return mapFixed(c, in, to, func(v decimal128.Num) (float32, bool) { return DecimalToFloat32(v, scale), true })
 		case arrow.FLOAT64:
 			return mapFixed(c, in, to, func(v decimal128.Num) (float64, bool) { return DecimalToFloat(v, scale), true })
 		case arrow.BOOL:

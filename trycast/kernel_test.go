@@ -263,6 +263,8 @@ func TestCastNumericPairs(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dec52 := &arrow.Decimal128Type{Precision: 5, Scale: 2}
+	dec3810 := &arrow.Decimal128Type{Precision: 38, Scale: 10}
+	dec190 := &arrow.Decimal128Type{Precision: 19, Scale: 0}
 	for _, c := range []struct {
 		from, to arrow.DataType
 		d        Dialect
@@ -286,6 +288,12 @@ func TestCastNumericPairs(t *testing.T) {
 		{dec52, arrow.PrimitiveTypes.Float64, Presto, `["2.5", null]`, `[2.5, null]`},
 		{dec52, &arrow.Decimal128Type{Precision: 3, Scale: 1}, Presto, `["2.56", "999.99", null]`, `["2.6", null, null]`},
 		{dec52, arrow.FixedWidthTypes.Boolean, Presto, `["0", "0.01", null]`, `[false, true, null]`},
+		// Spark legacy prints BigDecimal.toString; ANSI and Presto print plain digits.
+		{dec3810, arrow.BinaryTypes.String, Spark, `["0.0000000100", "0", "-0.0000001", "0.000001", null]`, `["1.00E-8", "0E-10", "-1.000E-7", "0.0000010000", null]`},
+		{dec3810, arrow.BinaryTypes.LargeString, SparkANSI, `["0.0000000100", "0", null]`, `["0.0000000100", "0.0000000000", null]`},
+		{dec3810, arrow.BinaryTypes.String, Presto, `["0.0000000100", "0", null]`, `["0.0000000100", "0.0000000000", null]`},
+		// decimal -> real rounds once: through float64 it would be 1152921504606846976.
+		{dec190, arrow.PrimitiveTypes.Float32, Presto, `["1152921573326323713", "-1152921573326323713", null]`, `[1152921642045800448, -1152921642045800448, null]`},
 	} {
 		in := fromJSON(t, mem, c.from, c.in)
 		want := fromJSON(t, mem, c.to, c.want)

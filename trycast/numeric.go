@@ -3,7 +3,6 @@ package trycast
 import (
 	"math"
 	"strconv"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
@@ -283,7 +282,7 @@ func DecimalToInt(v decimal128.Num, scale int32, bits int, d Dialect) (int64, bo
 }
 
 // DecimalToFloat converts an unscaled decimal with the given scale to the
-// nearest double.
+// nearest double (Java's BigDecimal.doubleValue).
 func DecimalToFloat(v decimal128.Num, scale int32) float64 {
 	mag, neg := magFromNum(v)
 	var f float64
@@ -291,15 +290,42 @@ func DecimalToFloat(v decimal128.Num, scale int32) float64 {
 		// Both operands are exact, so the division rounds once.
 		f = float64(mag.lo) / pow10f64[scale]
 	} else {
-		var buf [48]byte
-		b := appendU128(buf[:0], mag)
-		b = append(b, 'e')
-		b = strconv.AppendInt(b, int64(-scale), 10)
-		f, _ = strconv.ParseFloat(unsafe.String(&b[0], len(b)), 64)
+		f = decimalDigitsToFloat(mag, scale, 64)
 	}
 	if neg {
 		f = -f
 	}
+	return f
+}
+
+// DecimalToFloat32 converts an unscaled decimal with the given scale to the
+// nearest real (Java's BigDecimal.floatValue), rounding once: going through
+// the nearest double first can round a second time.
+func DecimalToFloat32(v decimal128.Num, scale int32) float32 {
+	mag, neg := magFromNum(v)
+	var f float32
+	if mag.hi == 0 && mag.lo <= 1<<24 && scale >= 0 && scale <= 10 {
+		// Both operands are exact in float32, so the division rounds once.
+		f = float32(mag.lo) / pow10f32[scale]
+	} else {
+		f = float32(decimalDigitsToFloat(mag, scale, 32))
+	}
+	if neg {
+		f = -f
+	}
+	return f
+}
+
+// decimalDigitsToFloat writes mag as "digitsE-scale" into a stack buffer
+// and reads it back with the string parser, which rounds once to the given
+// precision and answers overflow (a large negative scale) without building
+// an error.
+func decimalDigitsToFloat(mag u128, scale int32, bits int) float64 {
+	var buf [56]byte
+	b := appendU128(buf[:0], mag)
+	b = append(b, 'e')
+	b = strconv.AppendInt(b, -int64(scale), 10)
+	f, _ := parseDecFloat(b, 0, false, bits)
 	return f
 }
 

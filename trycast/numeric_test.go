@@ -2,6 +2,8 @@ package trycast
 
 import (
 	"math"
+	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -249,4 +251,74 @@ func TestFromDecimal(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestDecimalToFloatMatchesBigRat holds DecimalToFloat32 and DecimalToFloat
+// to the correctly rounded value of unscaled/10^scale (big.Rat rounds half
+// to even, as Java's BigDecimal.floatValue/doubleValue do), on random
+// decimals of every length and on integers at, just below and just above
+// the midpoint of two neighbouring reals, where rounding through float64
+// first goes wrong.
+func TestDecimalToFloatMatchesBigRat(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	check := func(u *big.Int, scale int32) {
+		t.Helper()
+		n, err := decimal128.FromString(u.String(), 38, 0)
+		if err != nil {
+			t.Fatalf("%v: %v", u, err)
+		}
+		q := new(big.Rat).SetInt(u)
+		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs32(scale))), nil)
+		if scale >= 0 {
+			q.Quo(q, new(big.Rat).SetInt(p))
+		} else {
+			q.Mul(q, new(big.Rat).SetInt(p))
+		}
+		want32, _ := q.Float32()
+		want64, _ := q.Float64()
+		if got := DecimalToFloat32(n, scale); got != want32 {
+			t.Errorf("DecimalToFloat32(%v, scale %d) = %v, want %v", u, scale, got, want32)
+		}
+		if got := DecimalToFloat(n, scale); got != want64 {
+			t.Errorf("DecimalToFloat(%v, scale %d) = %v, want %v", u, scale, got, want64)
+		}
+	}
+	for range 20000 {
+		digits := 1 + r.IntN(38)
+		u := new(big.Int)
+		for range digits {
+			u.Mul(u, big.NewInt(10))
+			u.Add(u, big.NewInt(r.Int64N(10)))
+		}
+		if r.IntN(2) == 0 {
+			u.Neg(u)
+		}
+		check(u, int32(r.IntN(50))-6)
+	}
+	// Midpoints between neighbouring float32 values, as exact integers
+	// (up to 2^126), with neighbours one unit away and the same value with
+	// trailing zeros at a positive scale.
+	for range 20000 {
+		e := 25 + r.IntN(100)                                  // value in [2^e, 2^(e+1))
+		m := int64(1<<23 + r.Int64N(1<<23))                    // 24-bit significand
+		mid := new(big.Int).Lsh(big.NewInt(2*m+1), uint(e-24)) // (m + 1/2) * 2^(e-23)
+		for _, delta := range []int64{-1, 0, 1} {
+			u := new(big.Int).Add(mid, big.NewInt(delta))
+			check(u, 0)
+			if len(u.String()) < 38 {
+				check(new(big.Int).Mul(u, big.NewInt(10)), 1)
+			}
+		}
+	}
+	check(big.NewInt(1152921573326323713), 0)
+	if got := DecimalToFloat32(decimal128.FromI64(1152921573326323713), 0); got != 1152921642045800448 {
+		t.Errorf("DecimalToFloat32(1152921573326323713) = %v", got)
+	}
+}
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }
