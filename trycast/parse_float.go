@@ -173,7 +173,11 @@ func parseDecFloat(s []byte, i int, neg bool, bits int) (float64, bool) {
 		return 0, false
 	}
 	mantEnd := i
-	exp := 0
+	// The exponent saturates at maxExpField: the digit counts it is
+	// combined with are bounded by len(s), so a saturated exponent still
+	// decides overflow and underflow, while any exponent that a long
+	// mantissa can cancel is kept exactly.
+	var exp int64
 	if i < len(s) && (s[i]|0x20) == 'e' {
 		i++
 		eneg := false
@@ -189,8 +193,8 @@ func parseDecFloat(s []byte, i int, neg bool, bits int) (float64, bool) {
 			if c > 9 {
 				return 0, false
 			}
-			if exp < 100000 {
-				exp = exp*10 + int(c)
+			if exp < maxExpField {
+				exp = exp*10 + int64(c)
 			}
 		}
 		if eneg {
@@ -208,8 +212,8 @@ func parseDecFloat(s []byte, i int, neg bool, bits int) (float64, bool) {
 	}
 	// Fast path: the mantissa and the power of ten are exact, so one
 	// multiplication or division rounds correctly.
-	if dropped == 0 {
-		e := exp + dotAdj
+	if dropped == 0 && exp > -100 && exp < 100 {
+		e := int(exp) + dotAdj
 		if bits == 32 {
 			if mant <= 1<<24 && e >= -10 && e <= 10 {
 				f := float32(mant)
@@ -237,13 +241,13 @@ func parseDecFloat(s []byte, i int, neg bool, bits int) (float64, bool) {
 		}
 	}
 	// sci is the decimal exponent of the first significant digit.
-	sci := exp + intSig - 1
+	sci := exp + int64(intSig) - 1
 	if intSig == 0 {
-		sci = exp + dotAdj + (nd - dropped) - 1
+		sci = exp + int64(dotAdj+(nd-dropped)) - 1
 	}
-	maxSci, thr := 308, overflowDigits64
+	maxSci, minSci, thr := int64(308), int64(-400), overflowDigits64
 	if bits == 32 {
-		maxSci, thr = 38, overflowDigits32
+		maxSci, minSci, thr = 38, -60, overflowDigits32
 	}
 	if sci > maxSci || (sci == maxSci && !digitsBelow(s[firstSig:mantEnd], thr)) {
 		if neg {
@@ -251,13 +255,76 @@ func parseDecFloat(s []byte, i int, neg bool, bits int) (float64, bool) {
 		}
 		return math.Inf(1), true
 	}
+	if sci < minSci {
+		// Below 10^(minSci+1), far under half the smallest subnormal.
+		if neg {
+			return math.Copysign(0, -1), true
+		}
+		return 0, true
+	}
+	str := unsafe.String(&s[0], len(s))
+	if nd > strconvMaxDigits || exp <= -strconvMaxExp || exp >= strconvMaxExp {
+		// strconv misreads more than 800 significant digits (its slow path
+		// then misplaces the decimal point: "1" + 800 zeros + "e-800" reads
+		// as 0.1) and stops reading exponents at five digits (this one is
+		// cancelled by the mantissa's length). Restate the number with its
+		// leading digits and the exponent of the first one.
+		var buf [strconvMaxDigits + 24]byte
+		str = restateDecimal(buf[:0], s[firstSig:mantEnd], sci, neg)
+	}
 	// The grammar above accepted s, and strconv accepts a superset of it;
 	// the value is below the overflow threshold so no error is built.
-	f, err := strconv.ParseFloat(unsafe.String(&s[0], len(s)), bitSize(bits))
+	f, err := strconv.ParseFloat(str, bitSize(bits))
 	if err != nil {
 		return 0, false
 	}
 	return f, true
+}
+
+const (
+	// maxExpField is where parseDecFloat stops accumulating exponent
+	// digits; far above any digit count a []byte can hold together with
+	// it in an int64.
+	maxExpField = 1 << 50
+	// strconvMaxExp is the smallest exponent strconv.ParseFloat does not
+	// read exactly (it stops accumulating at 10000 before a digit).
+	strconvMaxExp = 100000
+	// strconvMaxDigits is the most significant digits strconv.ParseFloat
+	// reads correctly: its slow path's decimal holds 800.
+	strconvMaxDigits = 800
+)
+
+// restateDecimal writes [-]D[1]e(E) into dst, where D is at most the first
+// 799 significant digits of mant (digits and at most one '.', starting at
+// the first significant digit), a trailing 1 stands for any non-zero
+// digits cut off, and E places D's first digit at 10^sci. The rounding is
+// unchanged: a point halfway between two floats has at most 767
+// significant digits, so the digits kept decide on which side of it the
+// value lies, and the sticky 1 keeps a cut-off tail from looking like a
+// tie. The result has at most strconvMaxDigits digits.
+func restateDecimal(dst []byte, mant []byte, sci int64, neg bool) string {
+	if neg {
+		dst = append(dst, '-')
+	}
+	start := len(dst)
+	sticky := false
+	for _, c := range mant {
+		if c == '.' {
+			continue
+		}
+		if len(dst)-start < strconvMaxDigits-1 {
+			dst = append(dst, c)
+		} else if c != '0' {
+			sticky = true
+			break
+		}
+	}
+	if sticky {
+		dst = append(dst, '1')
+	}
+	dst = append(dst, 'e')
+	dst = strconv.AppendInt(dst, sci-int64(len(dst)-start-2), 10)
+	return unsafe.String(&dst[0], len(dst))
 }
 
 func bitSize(bits int) int {
