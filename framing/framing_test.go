@@ -406,3 +406,45 @@ func TestCompressedEmptyGroups(t *testing.T) {
 		})
 	}
 }
+
+// A Rows larger than the group cap becomes several Velox groups, each
+// within the cap (a row larger than the cap alone in its group), and reads
+// back whole.
+func TestWriterSplitsLargeGroups(t *testing.T) {
+	rows := makeRows(11, 40, false)
+	for _, c := range []Codec{None, Zstd} {
+		var buf bytes.Buffer
+		w, err := NewWriter(&buf, Velox, c)
+		require.NoError(t, err)
+		w.maxGroup = 100
+		require.NoError(t, w.Write(rows))
+		stream := buf.Bytes()
+		groups, rest := 0, stream
+		for len(rest) > 0 {
+			require.GreaterOrEqual(t, len(rest), HeaderSize)
+			usize := int(binary.LittleEndian.Uint32(rest[0:]))
+			csize := int(binary.LittleEndian.Uint32(rest[4:]))
+			require.Zero(t, rest[8], "incompressible rows are stored as they are")
+			first := int(binary.BigEndian.Uint32(rest[HeaderSize:]))
+			require.True(t, usize <= 100 || usize == 4+first, "group %d of %d bytes holds more than one row", groups, usize)
+			rest = rest[HeaderSize+csize:]
+			groups++
+		}
+		require.Greater(t, groups, 1, "%v", c)
+		got, err := readAll(t, bytes.NewReader(stream), Velox, c, 7)
+		require.NoError(t, err)
+		require.Equal(t, allRows(rows), got, "%v", c)
+	}
+}
+
+// A row over the 1 GiB row limit of readers is refused before anything
+// is written.
+func TestWriterRefusesHugeRow(t *testing.T) {
+	// Only the offsets are looked at before the refusal, so Data can be short.
+	rows := &rowbridge.Rows{Data: make([]byte, 1), Offsets: []int{0, 1, MaxRowSize + 2}}
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Spark, None)
+	require.NoError(t, err)
+	require.ErrorContains(t, w.Write(rows), "row 1 of 1073741825 bytes exceeds")
+	require.Zero(t, buf.Len())
+}

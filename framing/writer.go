@@ -22,6 +22,8 @@ type Writer struct {
 	buf     []byte // header (Velox) and records of one Write
 	packed  []byte
 	comp    compressor
+	// maxGroup caps a Velox group's bytes (0: MaxGroupSize); tests lower it.
+	maxGroup int
 }
 
 // NewWriter returns a Writer of f-framed rows to w; c compresses Velox row
@@ -33,36 +35,65 @@ func NewWriter(w io.Writer, f Framing, c Codec) (*Writer, error) {
 	return &Writer{w: w, framing: f, codec: c, comp: compressor{codec: c}}, nil
 }
 
-// Write writes rows: as bare records in the Spark framing, as one row group
+// Write writes rows: as bare records in the Spark framing, as row groups
 // in the Velox framing (compressed when a codec is set and compression
-// pays off by MinCompressionRatio). An empty Rows writes nothing.
+// pays off by MinCompressionRatio). A Velox group holds at most
+// MaxGroupSize bytes, what a Reader accepts by default, so a larger Rows
+// becomes several groups. A row over MaxRowSize is refused. An empty Rows
+// writes nothing.
 //
 // Velox also skips its next few compression attempts after one that did
 // not pay off; this Writer tries every group. Both streams read the same;
 // only which groups are compressed may differ.
 func (w *Writer) Write(rows *rowbridge.Rows) error {
 	n := rows.Len()
-	if n == 0 {
+	for i := range n {
+		if size := rows.Offsets[i+1] - rows.Offsets[i]; size > MaxRowSize {
+			return fmt.Errorf("framing: row %d of %d bytes exceeds the %d-byte row limit of readers", i, size, MaxRowSize)
+		}
+	}
+	if w.framing == Spark {
+		return w.writeRecords(rows, 0, n, 0)
+	}
+	maxGroup := w.maxGroup
+	if maxGroup == 0 {
+		maxGroup = MaxGroupSize
+	}
+	for lo := 0; lo < n; {
+		hi, size := lo, 0
+		for hi < n {
+			next := 4 + rows.Offsets[hi+1] - rows.Offsets[hi]
+			if hi > lo && size+next > maxGroup {
+				break
+			}
+			size += next
+			hi++
+		}
+		if err := w.writeRecords(rows, lo, hi, HeaderSize); err != nil {
+			return err
+		}
+		lo = hi
+	}
+	return nil
+}
+
+// writeRecords writes rows lo..hi-1 as size-prefixed records: bare, or as
+// one Velox row group after a header of head bytes.
+func (w *Writer) writeRecords(rows *rowbridge.Rows, lo, hi, head int) error {
+	if lo == hi {
 		return nil
 	}
-	head := 0
-	if w.framing == Velox {
-		head = HeaderSize
-	}
-	size := head + 4*n + len(rows.Data)
-	if w.framing == Velox && size-head > math.MaxInt32 {
+	size := head + 4*(hi-lo) + rows.Offsets[hi] - rows.Offsets[lo]
+	if head > 0 && size-head > math.MaxInt32 {
 		return fmt.Errorf("framing: a row group of %d bytes does not fit the int32 header; write fewer rows at a time", size-head)
 	}
 	w.buf = growTo(w.buf, size)[:head]
-	for i := range n {
+	for i := lo; i < hi; i++ {
 		row := rows.Row(i)
-		if int64(len(row)) > math.MaxInt32 {
-			return fmt.Errorf("framing: row %d of %d bytes does not fit the int32 size prefix", i, len(row))
-		}
 		w.buf = binary.BigEndian.AppendUint32(w.buf, uint32(len(row)))
 		w.buf = append(w.buf, row...)
 	}
-	if w.framing == Spark {
+	if head == 0 {
 		_, err := w.w.Write(w.buf)
 		return err
 	}
