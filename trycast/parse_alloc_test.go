@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -15,12 +16,13 @@ func TestParsersDoNotAllocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := map[string][]string{
-		"int":       {"12345", "  -77 ", "12.5", "", "$", "2147483648", "\u00a012"},
-		"float":     {"1.5", "3.14159265358979323846", "1e309", "1.7976931348623158e308", "NaN", "inf", "1.2d", "0x1p3", "", "abc", "1e", "1e-400"},
+		"int": {"12345", "  -77 ", "12.5", "", "$", "2147483648", "\u00a012"},
+		"float": {"1.5", "3.14159265358979323846", "1e309", "1.7976931348623158e308", "NaN", "inf", "1.2d", "0x1p3", "", "abc", "1e", "1e-400",
+			"9007199254740993" + strings.Repeat("0", 900) + "1e-901", "1" + strings.Repeat("0", 1000) + "e-1000000", "1e-" + strings.Repeat("9", 30)},
 		"bool":      {"true", " yes ", "", "maybe"},
 		"decimal":   {"1.556", "-3E+2", " 1.23", "12345678901234567890123456789012345678", "1e99", "abc", ""},
 		"date":      {"2024-01-05", "2015-03-18T12:00", "2015", "2015-02-30", "", "x"},
-		"timestamp": {"2015-03-18 12:03:17.123", "2015-03-18T12:03:17Z", "2015-03-18 12:03:17 America/Los_Angeles", "2015-03-18 12:03:17 Nowhere/Zone", "2015-03-18 12:03:17+01:00", "", "2015-13-01"},
+		"timestamp": {"2015-03-18 12:03:17.123", "2015-03-18T12:03:17Z", "2015-03-18 12:03:17 America/Los_Angeles", "2015-03-18 12:03:17 Nowhere/Zone", "2015-03-18 12:03:17+01:00", "2015-03-18 12:03:17 -01:01:01.5", "2015-03-18 12:03:17 Zone/9", "", "2015-13-01"},
 	}
 	var sink int64
 	for d := Presto; d <= SparkANSI; d++ {
@@ -72,6 +74,8 @@ func TestConversionsDoNotAllocate(t *testing.T) {
 		t.Fatal(err)
 	}
 	dec := decimal128.FromI64(-123456789)
+	big := decimal128.FromI64(1152921573326323713)
+	small := decimal128.FromI64(100)
 	buf := make([]byte, 0, 128)
 	for d := Presto; d <= SparkANSI; d++ {
 		for _, f := range []func(){
@@ -84,11 +88,12 @@ func TestConversionsDoNotAllocate(t *testing.T) {
 			},
 			func() { sinkInt, sinkOK = DecimalToInt(dec, 2, 32, d) },
 			func() { sinkFloat = DecimalToFloat(dec, 30) },
+			func() { sinkFloat = float64(DecimalToFloat32(dec, 30) + DecimalToFloat32(big, 0)) },
 			func() { sinkDec, sinkOK = DecimalToDecimal(dec, 2, 5, 0, d) },
 			func() { buf = AppendInt(buf[:0], -42, d) },
 			func() { buf = AppendFloat(buf[:0], 1.234e-5, 64, d); buf = AppendFloat(buf[:0], 5e-324, 64, d) },
 			func() { buf = AppendBool(buf[:0], true, d) },
-			func() { buf = AppendDecimal(buf[:0], dec, 4, d) },
+			func() { buf = AppendDecimal(buf[:0], dec, 4, d); buf = AppendDecimal(buf[:0], small, 10, d) },
 			func() { buf = AppendDate(buf[:0], 19727, d) },
 			func() { buf = AppendTimestamp(buf[:0], 1426683797123456, tokyo, d) },
 		} {

@@ -9,8 +9,9 @@ import "time"
 // an overlap take the earlier offset (java.time's rule).
 //
 // Presto: C whitespace around "date[ h[h]:m[m][:s[s][.fraction]]][[ ]zone]",
-// the date as for ParseDate, zone Z/UTC/GMT/UT, ±hh[[:]mm] up to ±14:00 or a
-// time-zone database name; 'T' is rejected. Spark: Spark's
+// the date as for ParseDate, zone Z/UTC/GMT/UT, an offset
+// ±h[h][[:]m[m][[:]s[s][[.,]fff]]] below ±24:00 or a time-zone database
+// name; 'T' is rejected. Spark: Spark's
 // stringToTimestamp on a string trimmed of 0x00..0x20 and 0x7F: yyyy,
 // yyyy-[m]m, yyyy-[m]m-[d]d, then ' ' or 'T' and h[h][:m[m][:s[s][.f..]]]
 // with an optional zone after the seconds (Z, ±h[h][:mm], UTC+.., region
@@ -80,7 +81,15 @@ func wallToMicros(y int64, mo, d, h, mi, sec, frac int, z zone) (int64, bool) {
 		return 0, false
 	}
 	local := daysFromCivil(y, mo, d)*secondsPerDay + int64(h*3600+mi*60+sec)
-	return secondsToMicros(z.toUTC(local), int64(frac))
+	us, ok := secondsToMicros(z.toUTC(local), int64(frac))
+	if !ok || z.offMicros == 0 {
+		return us, ok
+	}
+	r := us - z.offMicros
+	if (r < us) != (z.offMicros > 0) {
+		return 0, false
+	}
+	return r, true
 }
 
 // sparkTsDigitsOK is Spark's isValidDigits for timestamp segments: year 4

@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"math"
 	"testing"
 	"time"
 	_ "time/tzdata" // zone tests must not depend on the host's zoneinfo
@@ -46,8 +47,13 @@ func TestParseTimestampDialects(t *testing.T) {
 		{"2015-03-18 12:03:17 PST", spark("2015-03-18T19:03:17Z")},
 		{"2015-03-18 12:03:17 EST", all("2015-03-18T17:03:17Z")},
 		{"2015-03-18 12:03:17 UTC+2", spark("2015-03-18T10:03:17Z")},
-		{"2015-03-18 12:03:17+17:00", spark("2015-03-17T19:03:17Z")},
-		{"2015-03-18 12:03:17+1:00", spark("2015-03-18T11:03:17Z")},
+		{"2015-03-18 12:03:17+17:00", all("2015-03-17T19:03:17Z")}, // Presto: hours below 24
+		{"2015-03-18 12:03:17+1:00", all("2015-03-18T11:03:17Z")},
+		{"2015-03-18 12:03:17+01:00:30", all("2015-03-18T11:02:47Z")},
+		{"2015-03-18 12:03:17+010030", all("2015-03-18T11:02:47Z")},
+		{"2015-03-18 12:03:17 -01:00:30", all("2015-03-18T13:03:47Z")},
+		{"2015-03-18 12:03:17+01:00:30.5", presto("2015-03-18T11:02:46.5Z")},
+		{"2015-03-18 12:03:17+19:00", presto("2015-03-17T17:03:17Z")}, // Spark: ±18:00
 		{"2015-03-18 12:03:17 Mars/Olympus", all(null)},
 		{"2000-01-01 00:00:00 +24", all(null)},
 		{"2015-03-18T12:03:17-0:70", all(null)},
@@ -86,6 +92,81 @@ func TestParseTimestampDialects(t *testing.T) {
 			if !ok || got != w {
 				t.Errorf("%v ParseTimestamp(%q) = %s, %v; want %s", d, c.in, time.UnixMicro(got).UTC(), ok, c.want[d])
 			}
+		}
+	}
+}
+
+// TestParseTimestampPrestoOffsets: Velox's tryParsePrestoTimeOffsetString
+// grammar ±h[h][[:]m[m][[:]s[s][[.,]f{1,3}]]], hours below 24, the
+// fraction in milliseconds. The accepted rows are Velox's
+// CastExprTest.stringToTimestamp cases, as seconds and nanoseconds.
+func TestParseTimestampPrestoOffsets(t *testing.T) {
+	for _, c := range []struct {
+		in          string
+		sec, nanos  int64
+		ok, sparkOK bool
+	}{
+		{"1970-01-01 00:00:00-02:00", 7200, 0, true, true},
+		{"1970-01-01 00:00:00 +02", -7200, 0, true, true},
+		{"1970-01-01 00:00:00 -0101", 3660, 0, true, true},
+		{"1970-01-02 00:00:00 +01:01:01.001", 82738, 999000000, true, false},
+		{"1970-01-01 00:00:00 -01:01:01.001", 3661, 1000000, true, false},
+		{"1970-01-02 00:00:00 +01:01:01.01", 82738, 990000000, true, false},
+		{"1970-01-01 00:00:00 -01:01:01.01", 3661, 10000000, true, false},
+		{"1970-01-02 00:00:00 +01:01:01.1", 82738, 900000000, true, false},
+		{"1970-01-01 00:00:00 -01:01:01.1", 3661, 100000000, true, false},
+		{"1970-01-02 00:00:00 +01:01:01", 82739, 0, true, true},
+		{"1970-01-01 00:00:00 -01:01:01", 3661, 0, true, true},
+		{"1970-01-02 00:00:00 +23:01", 3540, 0, true, false},
+		{"1970-01-01 00:00:00 -23:01", 82860, 0, true, false},
+		{"1970-01-02 00:00:00 +23", 3600, 0, true, false},
+		{"1970-01-01 00:00:00 -23", 82800, 0, true, false},
+		{"2000-01-01 12:13:14.123+23:59:59.999", 946642394, 124000000, true, false},
+		{"2000-01-01 12:13:14.123-23:59:59.999", 946815194, 122000000, true, false},
+		{"1970-01-01 00:00:00 -01:01:01,001", 3661, 1000000, true, false},
+		{"1970-01-02 00:00:00 +01:01:01.001   ", 82738, 999000000, true, false},
+		{"1970-01-01 00:00:00.999 -01:01:01.002", 3662, 1000000, true, false},
+		{"1970-01-02 00:00:00.001 +01:01:01.002", 82738, 999000000, true, false},
+		{"1970-01-01 00:00:00 -010101001", 3661, 1000000, true, false},
+		{"1970-01-01 00:00:00 +1", -3600, 0, true, true},
+		{"1970-01-01 00:00:00 +1:5", -3900, 0, true, true},
+		// Rejected: 24 hours, 60 minutes or seconds, a fourth fraction
+		// digit, a separator with nothing after it, other characters.
+		{"1970-01-01 00:00:00 +24", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:60", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:00:60", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:00:00.0001", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:00:00.", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:00:", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:00:00.x", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01x", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +", 0, 0, false, false},
+		{"1970-01-01 00:00:00 +01:00 x", 0, 0, false, false},
+	} {
+		got, ok := ParseTimestamp([]byte(c.in), nil, Presto)
+		want := c.sec*1_000_000 + c.nanos/1000
+		if ok != c.ok || (ok && got != want) {
+			t.Errorf("Presto ParseTimestamp(%q) = %d, %v; want %d, %v", c.in, got, ok, want, c.ok)
+		}
+		if _, ok := ParseTimestamp([]byte(c.in), nil, Spark); ok != c.sparkOK {
+			t.Errorf("Spark ParseTimestamp(%q) ok = %v, want %v", c.in, ok, c.sparkOK)
+		}
+	}
+	// Near the end of the int64 range the fraction of the offset can
+	// overflow: a failure, not a wrapped instant.
+	const maxTs = "294247-01-10 04:00:54.775807"
+	for _, c := range []struct {
+		zone string
+		want int64
+		ok   bool
+	}{
+		{"", math.MaxInt64, true},
+		{" +00:00:00.001", math.MaxInt64 - 1000, true},
+		{" -00:00:00.001", 0, false},
+	} {
+		if got, ok := ParseTimestamp([]byte(maxTs+c.zone), nil, Presto); ok != c.ok || got != c.want {
+			t.Errorf("Presto ParseTimestamp(%q) = %d, %v; want %d, %v", maxTs+c.zone, got, ok, c.want, c.ok)
 		}
 	}
 }

@@ -1,68 +1,112 @@
 package trycast
 
 import (
+	"hash/maphash"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
 
 // Named zones in timestamp strings are resolved through time.LoadLocation
 // once per distinct name; later rows hit this cache, whose map lookup with
-// string(bytes) does not allocate. Unknown names are cached as nil so a
-// column of bad names does not reread the zone database per row.
+// string(bytes) does not allocate. It holds only names that loaded, and
+// there are about 600 of those (1,250 with a system zoneinfo's posix/ and
+// right/ copies), so the bound is never reached in practice.
 var namedZones = struct {
 	mu sync.RWMutex
 	m  map[string]*time.Location
 }{m: make(map[string]*time.Location)}
 
-// maxCachedZones bounds the cache against columns of distinct garbage.
-const maxCachedZones = 1024
+const maxCachedZones = 4096
+
+// Names LoadLocation rejected are remembered by a 64-bit hash in a fixed
+// table of buckets, without locks: a column of bad names neither rereads
+// the zone database per row nor allocates, and no number of distinct names
+// grows memory. A full bucket overwrites one of its slots, so a name that
+// is evicted costs one more LoadLocation when it comes back.
+const (
+	unknownBuckets    = 1024 // a power of two
+	unknownBucketSize = 8
+)
+
+var (
+	unknownZones [unknownBuckets * unknownBucketSize]atomic.Uint64
+	zoneSeed     = maphash.MakeSeed()
+)
 
 func loadZone(name []byte) (*time.Location, bool) {
 	namedZones.mu.RLock()
 	loc, hit := namedZones.m[string(name)]
 	namedZones.mu.RUnlock()
 	if hit {
-		return loc, loc != nil
+		return loc, true
 	}
 	if !zoneNameOK(name) {
 		return nil, false
 	}
+	h := maphash.Bytes(zoneSeed, name) | 1 // 0 marks an empty slot
+	bucket := unknownZones[(h>>32)%unknownBuckets*unknownBucketSize:][:unknownBucketSize]
+	for i := range bucket {
+		v := bucket[i].Load()
+		if v == h {
+			return nil, false
+		}
+		if v == 0 {
+			break
+		}
+	}
+	// A name not seen before (or evicted): the only path that allocates.
 	key := string(name)
 	loc, err := time.LoadLocation(key)
 	if err != nil {
-		loc = nil
+		for i := range bucket {
+			if bucket[i].CompareAndSwap(0, h) || bucket[i].Load() == h {
+				return nil, false
+			}
+		}
+		bucket[(h>>1)%unknownBucketSize].Store(h)
+		return nil, false
 	}
 	namedZones.mu.Lock()
 	if len(namedZones.m) < maxCachedZones {
 		namedZones.m[key] = loc
 	}
 	namedZones.mu.Unlock()
-	return loc, loc != nil
+	return loc, true
 }
 
-// zoneNameOK accepts region-id shaped names ([A-Za-z][A-Za-z0-9~/._+-]*),
-// and keeps names LoadLocation treats specially ("Local", "", paths with
-// "..") away from it.
+// zoneNameOK accepts the shape of tz database names, so that text that
+// cannot name a zone is rejected before any lookup: at most 40 bytes of
+// '/'-separated components, each 1 to 14 bytes (the tz rule; the longest,
+// like "ComodRivadavia", have 14) of ASCII letters, digits, '_', '-' and
+// '+', starting with a letter ("Etc/GMT+10", "EST5EDT", "Port-au-Prince").
+// "Local", which LoadLocation treats specially, is refused.
 func zoneNameOK(name []byte) bool {
-	if len(name) == 0 || len(name) > 64 || (name[0]|0x20)-'a' >= 26 {
+	if len(name) == 0 || len(name) > 40 || string(name) == "Local" {
 		return false
 	}
-	if string(name) == "Local" {
-		return false
-	}
-	for i, c := range name {
+	comp := 0 // length of the current component
+	for _, c := range name {
 		switch {
-		case (c|0x20)-'a' < 26, isDigit(c), c == '/', c == '_', c == '+', c == '-', c == '~':
-		case c == '.':
-			if i > 0 && name[i-1] == '.' {
+		case c == '/':
+			if comp == 0 {
 				return false
 			}
+			comp = 0
+			continue
+		case (c|0x20)-'a' < 26:
+		case comp == 0:
+			return false // a component starts with a letter
+		case isDigit(c), c == '_', c == '-', c == '+':
 		default:
 			return false
 		}
+		if comp++; comp > 14 {
+			return false
+		}
 	}
-	return true
+	return comp > 0
 }
 
 // javaShortIDs is java.time.ZoneId.SHORT_IDS, which Spark passes to
@@ -84,11 +128,13 @@ var javaShortOffsets = map[string]int64{"EST": -5 * 3600, "MST": -7 * 3600, "HST
 
 // zone is a parsed zone suffix: either a fixed offset or a location.
 type zone struct {
-	loc    *time.Location
-	offset int64 // seconds east of UTC, used when loc is nil
+	loc       *time.Location
+	offset    int64 // seconds east of UTC, used when loc is nil
+	offMicros int64 // Presto's millisecond part of the offset, as micros with its sign
 }
 
-// toUTC converts wall-clock seconds in this zone to an instant.
+// toUTC converts wall-clock seconds in this zone to an instant; the
+// offset's fraction (offMicros) is left to the caller.
 func (z zone) toUTC(local int64) int64 {
 	if z.loc != nil {
 		return localToUTC(local, z.loc)
@@ -97,37 +143,66 @@ func (z zone) toUTC(local int64) int64 {
 }
 
 // parsePrestoZone reads a zone suffix as Velox's Presto cast does: Z, UTC,
-// GMT or UT (any case), an offset ±hh, ±hhmm or ±hh:mm within ±14:00, or a
-// time-zone database name.
+// GMT or UT (any case), an offset (parsePrestoOffset), or a time-zone
+// database name.
 func parsePrestoZone(z []byte) (zone, bool) {
 	if equalFold(z, "z") || equalFold(z, "utc") || equalFold(z, "gmt") || equalFold(z, "ut") {
 		return zone{}, true
 	}
 	if z[0] == '+' || z[0] == '-' {
-		var h, m int
-		switch {
-		case len(z) == 3 && isDigit(z[1]) && isDigit(z[2]):
-			h = int(z[1]-'0')*10 + int(z[2]-'0')
-		case len(z) == 5 && allDigits(z[1:5]):
-			h = int(z[1]-'0')*10 + int(z[2]-'0')
-			m = int(z[3]-'0')*10 + int(z[4]-'0')
-		case len(z) == 6 && z[3] == ':' && allDigits(z[1:3]) && allDigits(z[4:6]):
-			h = int(z[1]-'0')*10 + int(z[2]-'0')
-			m = int(z[4]-'0')*10 + int(z[5]-'0')
-		default:
-			return zone{}, false
-		}
-		if m > 59 || h*60+m > 14*60 {
-			return zone{}, false
-		}
-		off := int64(h*3600 + m*60)
-		if z[0] == '-' {
-			off = -off
-		}
-		return zone{offset: off}, true
+		return parsePrestoOffset(z)
 	}
 	loc, ok := loadZone(z)
 	return zone{loc: loc}, ok
+}
+
+// parsePrestoOffset reads an offset as Velox's
+// tryParsePrestoTimeOffsetString (velox/type/TimestampConversion.cpp)
+// does; its time-zone table holds only ±hh:mm offsets up to ±14:00, which
+// this grammar also accepts with the same value. The grammar is
+// ±h[h][[:]m[m][[:]s[s][[.,]f[f[f]]]]]: every separator is optional, hours
+// are below 24, minutes and seconds below 60, and the fraction is 1 to 3
+// digits of milliseconds ("+01:01:01.5" is 3661.5 s east, "-010101001" is
+// -3661.001 s); a separator must be followed by digits.
+func parsePrestoOffset(z []byte) (zone, bool) {
+	h, i, ok := scan12Digits(z, 1)
+	if !ok || h > 23 {
+		return zone{}, false
+	}
+	var m, sec, ms int
+	if i < len(z) {
+		if z[i] == ':' {
+			i++
+		}
+		if m, i, ok = scan12Digits(z, i); !ok || m > 59 {
+			return zone{}, false
+		}
+	}
+	if i < len(z) {
+		if z[i] == ':' {
+			i++
+		}
+		if sec, i, ok = scan12Digits(z, i); !ok || sec > 59 {
+			return zone{}, false
+		}
+	}
+	if i < len(z) {
+		if z[i] == '.' || z[i] == ',' {
+			i++
+		}
+		start := i
+		for mult := 100; i < len(z) && mult > 0 && isDigit(z[i]); i, mult = i+1, mult/10 {
+			ms += int(z[i]-'0') * mult
+		}
+		if i == start || i != len(z) {
+			return zone{}, false
+		}
+	}
+	off, frac := int64(h*3600+m*60+sec), int64(ms)*1000
+	if z[0] == '-' {
+		off, frac = -off, -frac
+	}
+	return zone{offset: off, offMicros: frac}, true
 }
 
 // parseSparkZone reads a zone as Spark's getZoneId does: Spark first
