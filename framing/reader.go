@@ -145,6 +145,14 @@ func (r *Reader) RowsRead() int64 { return r.rowsRead }
 
 // sparkRow reads one record from the input; false at a clean end.
 func (r *Reader) sparkRow() (bool, error) {
+	if buf := r.buffered(); len(buf) >= 4 {
+		if size := int(binary.BigEndian.Uint32(buf)); size != endMarker && size <= r.maxRow && 4+size <= len(buf) {
+			r.data = append(r.data, buf[4:4+size]...)
+			r.in.Discard(4 + size)
+			r.pos += int64(4 + size)
+			return true, nil
+		}
+	}
 	prefix := r.scratch[:4]
 	start := r.pos
 	n, err := io.ReadFull(r.in, prefix)
@@ -193,6 +201,18 @@ func (r *Reader) veloxRow() (bool, error) {
 	if r.groupLeft < 4 {
 		return false, r.fail(start, r.group, rowbridge.ErrLayout, "row group ends %d bytes into a row size prefix", r.groupLeft)
 	}
+	if buf := r.groupBuffered(); len(buf) >= 4 {
+		if size := int(binary.BigEndian.Uint32(buf)); size <= r.maxRow && 4+size <= r.groupLeft && 4+size <= len(buf) {
+			r.data = append(r.data, buf[4:4+size]...)
+			if r.records == &r.plain {
+				r.plain.b = r.plain.b[4+size:]
+			} else {
+				r.in.Discard(4 + size)
+			}
+			r.advance(4 + size)
+			return true, nil
+		}
+	}
 	prefix := r.scratch[:4]
 	n, err := io.ReadFull(r.records, prefix)
 	r.advance(n)
@@ -215,6 +235,23 @@ func (r *Reader) veloxRow() (bool, error) {
 		return false, r.fail(start, r.group, readErr(err), "row of %d bytes has only %d", size, got)
 	}
 	return true, nil
+}
+
+// buffered is what the input holds already, without reading: a record
+// that lies wholly inside it is copied from there (the fast path), and
+// anything else goes through the reads that handle rows straddling reads.
+func (r *Reader) buffered() []byte {
+	b, _ := r.in.Peek(r.in.Buffered())
+	return b
+}
+
+// groupBuffered is the current group's records at hand without reading:
+// the rest of an expanded compressed group, or what the input holds.
+func (r *Reader) groupBuffered() []byte {
+	if r.records == &r.plain {
+		return r.plain.b
+	}
+	return r.buffered()
 }
 
 // advance accounts for n record bytes read from the current group.
