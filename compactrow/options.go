@@ -20,6 +20,7 @@ type config struct {
 	framing   framing.Framing
 	codec     framing.Codec
 	batchRows int
+	memSet    bool // WithAllocator was given
 }
 
 func newConfig(opts []Option) config {
@@ -30,8 +31,11 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// WithAllocator sets the allocator for Arrow buffers (default memory.DefaultAllocator).
-func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem = mem } }
+// WithAllocator sets the allocator for Arrow buffers (default
+// memory.DefaultAllocator; a Reader's default recycles, see NewReader).
+func WithAllocator(mem memory.Allocator) Option {
+	return func(c *config) { c.mem, c.memSet = mem, true }
+}
 
 // WithFraming sets the stream framing for Reader and Writer (default framing.Spark).
 func WithFraming(f framing.Framing) Option { return func(c *config) { c.framing = f } }

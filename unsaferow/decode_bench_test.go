@@ -1,6 +1,7 @@
 package unsaferow
 
 import (
+	"bytes"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -49,6 +50,48 @@ func BenchmarkDecode(b *testing.B) {
 				if cpu := processCPUTime() - cpu0; cpu0 > 0 {
 					b.ReportMetric(float64(cpu)/float64(b.N)/benchRows, "cpu-ns/row")
 				}
+			})
+		}
+	}
+}
+
+// BenchmarkReader reads a Spark-framed stream of 100 batches of 1000 rows
+// of each shape, with the Reader's default (recycling) allocator and with
+// fresh Go memory for every batch.
+func BenchmarkReader(b *testing.B) {
+	for _, c := range testgen.BenchCases() {
+		rec := testgen.BenchBatch(memory.DefaultAllocator, c.Name, benchRows, 1)
+		var stream bytes.Buffer
+		w, err := NewWriter(&stream, c.Schema)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 100 {
+			if err := w.Write(rec); err != nil {
+				b.Fatal(err)
+			}
+		}
+		rec.Release()
+		for _, alloc := range []struct {
+			name string
+			opts []Option
+		}{{"default", nil}, {"go", []Option{WithAllocator(memory.DefaultAllocator)}}} {
+			b.Run(c.Name+"/"+alloc.name, func(b *testing.B) {
+				b.SetBytes(int64(stream.Len()))
+				b.ReportAllocs()
+				for b.Loop() {
+					rd, err := NewReader(bytes.NewReader(stream.Bytes()), c.Schema, append(alloc.opts, WithBatchRows(benchRows))...)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for rd.Next() {
+					}
+					if err := rd.Err(); err != nil {
+						b.Fatal(err)
+					}
+					rd.Release()
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/(100*benchRows), "ns/row")
 			})
 		}
 	}

@@ -58,6 +58,7 @@ type config struct {
 	framing   framing.Framing
 	codec     framing.Codec
 	batchRows int
+	memSet    bool // WithAllocator was given
 }
 
 func newConfig(opts []Option) config {
@@ -68,8 +69,11 @@ func newConfig(opts []Option) config {
 	return c
 }
 
-// WithAllocator sets the allocator for Arrow buffers (default memory.DefaultAllocator).
-func WithAllocator(mem memory.Allocator) Option { return func(c *config) { c.mem = mem } }
+// WithAllocator sets the allocator for Arrow buffers (default
+// memory.DefaultAllocator; a Reader's default recycles, see NewReader).
+func WithAllocator(mem memory.Allocator) Option {
+	return func(c *config) { c.mem, c.memSet = mem, true }
+}
 
 // WithFlavor sets whose bytes the Encoder and Writer produce (default Spark).
 func WithFlavor(f Flavor) Option { return func(c *config) { c.flavor = f } }

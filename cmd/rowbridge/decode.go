@@ -99,7 +99,7 @@ func loadSchema(s string) (*arrow.Schema, error) {
 
 func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, sink sink, out io.Writer, prog *progress) error {
 	mem := memory.DefaultAllocator
-	rr, err := newRowReader(l, in, schema, batchRows, mem)
+	rr, err := newRowReader(l, in, schema, batchRows)
 	if err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
 	"github.com/rowbridge/rowbridge/framing"
 )
@@ -49,7 +48,7 @@ func demo(e *env) error {
 		return wrapf(err, "sample schema")
 	}
 	layout := streamLayout{format: formatUnsafeRow, framing: framing.Spark, codec: framing.None}
-	rr, err := newRowReader(layout, bytes.NewReader(sampleRows), schema, 4096, memory.DefaultAllocator)
+	rr, err := newRowReader(layout, bytes.NewReader(sampleRows), schema, 4096)
 	if err != nil {
 		return err
 	}

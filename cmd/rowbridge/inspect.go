@@ -164,7 +164,7 @@ func describeArrow(batches int) string {
 }
 
 func openRowInput(layout streamLayout, sc *arrow.Schema, in io.Reader, batchRows int) (batchSource, string, error) {
-	rr, err := newRowReader(layout, in, sc, batchRows, memory.DefaultAllocator)
+	rr, err := newRowReader(layout, in, sc, batchRows)
 	if err != nil {
 		return nil, "", err
 	}

@@ -62,12 +62,13 @@ func (s *streamFlags) resolve() (streamLayout, error) {
 }
 
 // newRowReader returns the format's stream reader.
-func newRowReader(l streamLayout, r io.Reader, schema *arrow.Schema, batchRows int, mem memory.Allocator) (array.RecordReader, error) {
+func newRowReader(l streamLayout, r io.Reader, schema *arrow.Schema, batchRows int) (array.RecordReader, error) {
+	// No allocator option: each Reader recycles its batches' buffers.
 	if l.format == formatUnsafeRow {
-		return unsaferow.NewReader(r, schema, unsaferow.WithAllocator(mem), unsaferow.WithFraming(l.framing),
+		return unsaferow.NewReader(r, schema, unsaferow.WithFraming(l.framing),
 			unsaferow.WithCodec(l.codec), unsaferow.WithBatchRows(batchRows))
 	}
-	return compactrow.NewReader(r, schema, compactrow.WithAllocator(mem), compactrow.WithFraming(l.framing),
+	return compactrow.NewReader(r, schema, compactrow.WithFraming(l.framing),
 		compactrow.WithCodec(l.codec), compactrow.WithBatchRows(batchRows))
 }
 

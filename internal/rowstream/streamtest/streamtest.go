@@ -149,6 +149,7 @@ func (f Format[O, R, W]) Run(t *testing.T) {
 	t.Run("HostileHeader", f.testHostileHeader)
 	t.Run("DecodeErrorNamesStreamRow", f.testDecodeErrorNamesStreamRow)
 	t.Run("SpecE1", f.testSpecE1)
+	t.Run("DefaultAllocator", f.testDefaultAllocator)
 }
 
 func (f Format[O, R, W]) testFramingsAndCodecs(t *testing.T) {
@@ -156,7 +157,7 @@ func (f Format[O, R, W]) testFramingsAndCodecs(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	all := Record(t, mem, 23)
 	defer all.Release()
-	// Three writes: three Velox row groups, one of them empty.
+	// Three writes, the middle one empty (it writes no row group).
 	parts := []arrow.RecordBatch{all.NewSlice(0, 10), all.NewSlice(10, 10), all.NewSlice(10, 23)}
 	defer ReleaseBatches(parts)
 	for _, fr := range []framing.Framing{framing.Spark, framing.Velox} {
@@ -263,6 +264,47 @@ func (f Format[O, R, W]) testSpecE1(t *testing.T) {
 
 	require.False(t, rd.Next())
 	require.NoError(t, rd.Err())
+}
+
+// A Reader without WithAllocator recycles the buffers of released batches:
+// each batch is right when it comes out, and batches the caller retains
+// stay right while later ones reuse other buffers.
+func (f Format[O, R, W]) testDefaultAllocator(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	all := Record(t, mem, 40)
+	defer all.Release()
+	stream := f.WriteStream(t, []arrow.RecordBatch{all}, f.WithAllocator(mem))
+
+	type keptBatch struct {
+		rec   arrow.RecordBatch
+		start int64
+	}
+	var kept []keptBatch
+	rd, err := f.NewReader(bytes.NewReader(stream), Schema, f.WithBatchRows(3))
+	require.NoError(t, err)
+	var start int64
+	for n := 0; rd.Next(); n++ {
+		rec := rd.RecordBatch()
+		want := all.NewSlice(start, start+rec.NumRows())
+		require.True(t, array.RecordEqual(want, rec), "batch at row %d", start)
+		want.Release()
+		if n%3 == 0 {
+			rec.Retain()
+			kept = append(kept, keptBatch{rec, start})
+		}
+		start += rec.NumRows()
+	}
+	require.NoError(t, rd.Err())
+	require.Equal(t, all.NumRows(), start)
+	rd.Release()
+	require.Greater(t, len(kept), 3)
+	for _, k := range kept {
+		want := all.NewSlice(k.start, k.start+k.rec.NumRows())
+		require.True(t, array.RecordEqual(want, k.rec), "kept batch at row %d changed after later reads", k.start)
+		want.Release()
+		k.rec.Release()
+	}
 }
 
 // AddFuzzSeeds adds the seeds of a FuzzReader target whose function is
