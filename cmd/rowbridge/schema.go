@@ -73,9 +73,27 @@ func schemaFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
+		if paths := notNullFields(sc.Fields(), ""); to == "velox" && len(paths) > 0 {
+			fmt.Fprintf(e.stderr, "rowbridge schema: note: Velox type strings cannot say NOT NULL; dropped for %s\n", strings.Join(paths, ", "))
+		}
 		_, err = io.WriteString(e.stdout, text+"\n")
 		return err
 	}
+}
+
+// notNullFields lists the paths of the non-nullable fields, struct fields
+// included, the way errors name them (s.a).
+func notNullFields(fields []arrow.Field, prefix string) []string {
+	var out []string
+	for _, f := range fields {
+		if !f.Nullable {
+			out = append(out, prefix+f.Name)
+		}
+		if st, ok := f.Type.(*arrow.StructType); ok {
+			out = append(out, notNullFields(st.Fields(), prefix+f.Name+".")...)
+		}
+	}
+	return out
 }
 
 // readSchemaArg reads the schema named by arg: stdin for "-", a file for

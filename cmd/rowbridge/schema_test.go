@@ -195,3 +195,19 @@ func TestSchemaErrors(t *testing.T) {
 	// Arrow's own notation shows what Spark's cannot.
 	require.Equal(t, "schema:\n  fields: 1\n    - u: type=uint32", mustCLI(t, nil, "--to", "arrow", unsigned))
 }
+
+// Velox type strings have no NOT NULL: the conversion says what it drops,
+// on stderr, and still succeeds; a schema without NOT NULL says nothing.
+func TestSchemaToVeloxNotesDroppedNotNull(t *testing.T) {
+	out, stderr, code := cli(t, nil, "schema", "--to", "velox", "id BIGINT NOT NULL, s STRUCT<a: INT NOT NULL, b: INT>, l ARRAY<INT>")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, "ROW(id BIGINT, s ROW(a INTEGER, b INTEGER), l ARRAY(INTEGER))\n", string(out))
+	require.Equal(t, "rowbridge schema: note: Velox type strings cannot say NOT NULL; dropped for id, s.a\n", stderr)
+
+	_, stderr, code = cli(t, nil, "schema", "--to", "velox", "id BIGINT, s STRUCT<a: INT>")
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stderr)
+	_, stderr, code = cli(t, nil, "schema", "--to", "ddl", "id BIGINT NOT NULL")
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stderr, "DDL keeps NOT NULL")
+}
