@@ -28,7 +28,7 @@ var _ array.RecordReader = (*Reader)(nil)
 // arrowvec.RecyclingAllocator of its own (holding at most
 // ReaderIdleBytes), so the buffers of each batch released by Next are
 // reused for the next one instead of being allocated, zeroed and collected
-// again (10-35% less time per row through 1000-row batches of the
+// again (8-47% less time per row through 1000-row batches of the
 // benchmark shapes, BenchmarkReader in unsaferow). Such buffers are not
 // zeroed: the decoder writes every byte a batch exposes.
 func NewReader(r io.Reader, schema *arrow.Schema, opts ...Option) (*Reader, error) {
