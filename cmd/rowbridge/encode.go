@@ -1,14 +1,9 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"flag"
-	"fmt"
 	"io"
 
-	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
@@ -26,9 +21,6 @@ func init() {
 		flags: encodeFlags,
 	})
 }
-
-// arrowFileMagic opens an Arrow IPC file; a stream starts otherwise.
-var arrowFileMagic = []byte("ARROW1")
 
 func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	var (
@@ -59,73 +51,6 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return encode(layout, fl, in, o, prog)
 		})
 	}
-}
-
-// batchSource is an Arrow IPC stream or file, read batch by batch.
-type batchSource interface {
-	Schema() *arrow.Schema
-	Next() (arrow.RecordBatch, bool, error) // the batch is valid until the next call
-	Close()
-}
-
-// openArrow reads in as an Arrow IPC file if it starts with the file
-// magic, else as an IPC stream.
-func openArrow(in io.Reader, mem memory.Allocator) (batchSource, error) {
-	br := bufio.NewReaderSize(in, 64<<10)
-	head, _ := br.Peek(len(arrowFileMagic))
-	if bytes.Equal(head, arrowFileMagic) {
-		// The file format needs random access: its footer is at the end.
-		data, err := io.ReadAll(br)
-		if err != nil {
-			return nil, err
-		}
-		fr, err := ipc.NewFileReader(bytes.NewReader(data), ipc.WithAllocator(mem))
-		if err != nil {
-			return nil, wrapf(err, "reading Arrow IPC file")
-		}
-		return &fileSource{r: fr}, nil
-	}
-	if len(head) == 0 {
-		return nil, fmt.Errorf("reading Arrow IPC input: the input is empty")
-	}
-	sr, err := ipc.NewReader(br, ipc.WithAllocator(mem))
-	if err != nil {
-		return nil, wrapf(err, "reading Arrow IPC stream")
-	}
-	return &streamSource{r: sr}, nil
-}
-
-type streamSource struct{ r *ipc.Reader }
-
-func (s *streamSource) Schema() *arrow.Schema { return s.r.Schema() }
-func (s *streamSource) Close()                { s.r.Release() }
-func (s *streamSource) Next() (arrow.RecordBatch, bool, error) {
-	if s.r.Next() {
-		return s.r.RecordBatch(), true, nil
-	}
-	if err := s.r.Err(); err != nil {
-		return nil, false, wrapf(err, "reading Arrow IPC stream")
-	}
-	return nil, false, nil
-}
-
-type fileSource struct {
-	r    *ipc.FileReader
-	next int
-}
-
-func (s *fileSource) Schema() *arrow.Schema { return s.r.Schema() }
-func (s *fileSource) Close()                { s.r.Close() }
-func (s *fileSource) Next() (arrow.RecordBatch, bool, error) {
-	if s.next >= s.r.NumRecords() {
-		return nil, false, nil
-	}
-	rec, err := s.r.RecordBatch(s.next)
-	if err != nil {
-		return nil, false, wrapf(err, "reading Arrow IPC file batch %d", s.next)
-	}
-	s.next++
-	return rec, true, nil
 }
 
 func encode(l streamLayout, flavor unsaferow.Flavor, in io.Reader, out io.Writer, prog *progress) error {

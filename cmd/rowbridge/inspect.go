@@ -11,7 +11,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
 	"github.com/rowbridge/rowbridge/framing"
@@ -140,11 +139,15 @@ func openArrowInput(in io.Reader, br *bufio.Reader) (batchSource, string, error)
 	head, _ := br.Peek(len(arrowFileMagic))
 	isFile := bytes.Equal(head, arrowFileMagic)
 	if f, ok := in.(*os.File); ok && isFile && isRegularFile(f.Name()) {
-		fr, err := ipc.NewFileReader(f, ipc.WithAllocator(memory.DefaultAllocator))
+		fi, err := f.Stat()
 		if err != nil {
-			return nil, "", wrapf(err, "reading Arrow IPC file")
+			return nil, "", err
 		}
-		return &fileSource{r: fr}, describeArrow(fr.NumRecords()), nil
+		src, err := openArrowFile(f, fi.Size(), memory.DefaultAllocator)
+		if err != nil {
+			return nil, "", err
+		}
+		return src, describeArrow(src.r.NumRecords()), nil
 	}
 	src, err := openArrow(br, memory.DefaultAllocator)
 	if err != nil {

@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
 )
@@ -164,12 +163,16 @@ func looksLikeArrow(br *bufio.Reader) bool {
 func arrowFileSchema(f *os.File) (*arrow.Schema, error) {
 	head := make([]byte, len(arrowFileMagic))
 	if n, _ := f.ReadAt(head, 0); n == len(head) && bytes.Equal(head, arrowFileMagic) {
-		fr, err := ipc.NewFileReader(f)
+		fi, err := f.Stat()
 		if err != nil {
-			return nil, wrapf(err, "reading Arrow IPC file")
+			return nil, err
 		}
-		defer fr.Close()
-		return fr.Schema(), nil
+		src, err := openArrowFile(f, fi.Size(), memory.DefaultAllocator)
+		if err != nil {
+			return nil, err
+		}
+		defer src.Close()
+		return src.Schema(), nil
 	}
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
 		return nil, err
