@@ -60,6 +60,10 @@ const (
 
 	unitSlot = 0 // Time and Timestamp
 
+	decimalPrecision = 0
+	decimalScale     = 1
+	decimalBitWidth  = 2
+
 	fixedSizeBinaryByteWidth = 0
 	fixedSizeListListSize    = 0
 

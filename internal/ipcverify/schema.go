@@ -58,6 +58,10 @@ func (s *schemaLayout) field(t table, base int64) (*fieldLayout, *Error) {
 		if u := ty.int16(unitSlot, 0); u < 0 || u > 3 {
 			return nil, errorAt(base+int64(ty.pos), "unknown time unit %d", u).within(".type")
 		}
+	case typeDecimal:
+		if err := checkDecimal(ty, base); err != nil {
+			return nil, err.within(".type")
+		}
 	case typeFixedSizeBinary:
 		if w := ty.int32(fixedSizeBinaryByteWidth, 0); w < 0 {
 			return nil, errorAt(base+int64(ty.pos), "negative byteWidth %d", w).within(".type")
@@ -109,6 +113,26 @@ func checkUnion(t table, n int, base int64) *Error {
 			return errorAt(base+int64(elems+4*i), "union type id %d is out of range or repeated", id)
 		}
 		seen[id] = true
+	}
+	return nil
+}
+
+// maxDecimalPrecision is the most digits a decimal of each bit width holds.
+var maxDecimalPrecision = map[int32]int32{32: 9, 64: 18, 128: 38, 256: 76}
+
+// checkDecimal checks a Decimal type table: a known bit width, a precision
+// the width holds and a scale no larger in magnitude, which arrow-go needs
+// to format the values (it panics beyond, or allocates a string of scale
+// digits).
+func checkDecimal(t table, base int64) *Error {
+	width := t.int32(decimalBitWidth, 128)
+	maxPrec, ok := maxDecimalPrecision[width]
+	if !ok {
+		return errorAt(base+int64(t.pos), "decimal bitWidth %d (want 32, 64, 128 or 256)", width)
+	}
+	prec, scale := t.int32(decimalPrecision, 0), t.int32(decimalScale, 0)
+	if prec < 1 || prec > maxPrec || scale < -maxPrec || scale > maxPrec {
+		return errorAt(base+int64(t.pos), "decimal precision %d and scale %d are outside what a %d-bit decimal holds (precision 1 to %d)", prec, scale, width, maxPrec)
 	}
 	return nil
 }
