@@ -18,7 +18,7 @@ import (
 // before arrow-go reads it (arrow-go does not, and panics or exhausts
 // memory on corrupt metadata), arrow-go is called under guardArrow in
 // case something still gets through, and every batch passes
-// array.ValidateRecordFull before a command sees it.
+// array.ValidateFull (validateBatch) before a command sees it.
 
 // arrowFileMagic opens an Arrow IPC file; a stream starts otherwise.
 var arrowFileMagic = []byte("ARROW1")
@@ -177,11 +177,12 @@ func withNullBuffer(d arrow.ArrayData) arrow.ArrayData {
 	return array.NewData(d.DataType(), d.Len(), buffers, children, d.NullN(), d.Offset())
 }
 
-// guardArrow runs f, which calls into arrow-go's IPC reading or array
-// construction, and turns a panic into an error: verification leaves
-// arrow-go well-formed metadata, but it does not check every buffer
-// against the lengths the metadata declares before arrow-go builds arrays
-// from them.
+// guardArrow runs f, which calls into arrow-go's IPC reading, array
+// construction or validation, and turns a panic into an error.
+// Verification leaves arrow-go well-formed metadata, but not buffers that
+// agree with it: arrow-go recovers the panics of building arrays from
+// buffers shorter than their lengths declare, not those of
+// (*array.String).ValidateFull on an offset past the string data.
 func guardArrow(f func() error) (err error) {
 	defer func() {
 		if p := recover(); p != nil {

@@ -9,9 +9,10 @@
 // for the Arrow metadata tables (Schema.fbs, Message.fbs, File.fbs), plus
 // the checks that arrow-go needs beyond flatbuffer bounds so that it neither
 // panics nor allocates from an unchecked count while loading the metadata:
-// enum values it does not handle, union type codes, the field nodes, buffers
-// and variadic buffer counts a record batch must supply for its schema,
-// buffers inside the message body, and the declared sizes of compressed
+// enum values it does not handle, union type codes, decimal precisions and
+// scales, the field nodes, buffers and variadic buffer counts a record batch
+// must supply for its schema, buffers inside the message body, dictionary
+// deltas after their dictionary, and the declared sizes of compressed
 // buffers.
 //
 // File verifies an IPC file before ipc.NewFileReader opens it; a

@@ -30,7 +30,7 @@ type slot struct {
 	size  int          // slotScalar: the value's size (and alignment); slotStructs: an element's size
 	table *tableType   // slotTable, slotTables
 	union []*tableType // slotUnion: the member types by type tag; nil for tags not accepted
-	tag   int          // slotUnion: the slot of the type tag
+	tag   int          // slotUnion: the slot of the type tag, an earlier one (verified first)
 }
 
 func scalarSlot(name string, size int) slot { return slot{name: name, kind: slotScalar, size: size} }
