@@ -193,3 +193,45 @@ func TestOtherDecodeErrorsSayStreamRow(t *testing.T) {
 	require.Equal(t, "row 42, field a.b, byte 3: invalid row layout",
 		inStream(fmt.Errorf("wrapped: %w", &rowbridge.DecodeError{Row: 2, Field: "a.b", Offset: 3, Err: rowbridge.ErrLayout}), 40).Error())
 }
+
+// A batch longer than the slice size is encoded and written slice by
+// slice: one Velox row group each, the same rows back, and an encode error
+// still names the row's index in the stream.
+func TestWriterSlicesLongBatches(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, schema, fakeCodec{mem}, framing.Velox, framing.None)
+	require.NoError(t, err)
+	w.sliceRows = 4
+	rec := batch(mem, 0, 10)
+	defer rec.Release()
+	require.NoError(t, w.Write(rec))
+
+	var groups []int
+	for rest := buf.Bytes(); len(rest) > 0; {
+		size := int(binary.LittleEndian.Uint32(rest))
+		groups = append(groups, size/12) // 4-byte prefix + 8-byte row
+		rest = rest[framing.HeaderSize+size:]
+	}
+	require.Equal(t, []int{4, 4, 2}, groups)
+
+	r, err := NewReader(bytes.NewReader(buf.Bytes()), schema, fakeCodec{mem}, framing.Velox, framing.None, 100)
+	require.NoError(t, err)
+	require.True(t, r.Next())
+	require.Equal(t, []int64{0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, r.RecordBatch().Column(0).(*array.Int64).Int64Values())
+	r.Release()
+
+	// Row 6 of the next batch, in its second slice, cannot be encoded.
+	b := array.NewInt64Builder(mem)
+	b.AppendValues([]int64{0, 1, 2, 3, 4, 5, -1, 7, 8, 9}, nil)
+	col := b.NewArray()
+	b.Release()
+	bad := array.NewRecordBatch(schema, []arrow.Array{col}, 10)
+	col.Release()
+	defer bad.Release()
+	err = w.Write(bad)
+	var ee *rowbridge.EncodeError
+	require.ErrorAs(t, err, &ee)
+	require.Equal(t, 16, ee.Row, "the 10 rows before, then row 6")
+}

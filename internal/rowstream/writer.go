@@ -18,6 +18,8 @@ type Writer struct {
 	rows   rowbridge.Rows
 	start  int64 // stream index of the next batch's first row
 	closed bool
+	// sliceRows overrides WriteSliceRows (tests).
+	sliceRows int
 }
 
 // NewWriter returns a Writer of schema's batches to w, encoded by enc and
@@ -30,8 +32,15 @@ func NewWriter(w io.Writer, schema *arrow.Schema, enc RowEncoder, f framing.Fram
 	return &Writer{schema: schema, enc: enc, out: out}, nil
 }
 
+// WriteSliceRows is the most rows a Writer encodes at a time: a larger
+// batch is encoded and written slice by slice (each slice is its own Velox
+// row group), so the encoded bytes held at once stay bounded whatever the
+// batch's length. That matters for columns whose values take no Arrow
+// memory but do take row bytes (a Null column of a billion rows).
+const WriteSliceRows = 1 << 16
+
 // Write encodes rec and writes its rows; in the Velox framing each Write
-// is one row group.
+// of up to WriteSliceRows rows is one row group.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if w.closed {
 		return errors.New("rowstream: write after Close")
@@ -39,6 +48,27 @@ func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if !w.schema.Equal(rec.Schema()) {
 		return fmt.Errorf("rowstream: record batch schema %v differs from the writer's %v", rec.Schema(), w.schema)
 	}
+	step := int64(w.sliceRows)
+	if step <= 0 {
+		step = WriteSliceRows
+	}
+	n := rec.NumRows()
+	if n <= step {
+		return w.write(rec)
+	}
+	for lo := int64(0); lo < n; lo += step {
+		part := rec.NewSlice(lo, min(lo+step, n))
+		err := w.write(part)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write encodes rec in one piece and writes its rows.
+func (w *Writer) write(rec arrow.RecordBatch) error {
 	w.rows.Reset()
 	rows, err := w.enc.AppendRows(w.rows, rec)
 	w.rows = rows
