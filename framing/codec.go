@@ -108,7 +108,7 @@ func (d *decompressor) decompress(dst, src []byte, size int) ([]byte, error) {
 		dst = growTo(dst, max(size, 1))
 		n, err := lz4.UncompressBlock(src, dst)
 		if err != nil {
-			return dst[:0], fmt.Errorf("%w: lz4: %v", errCorrupt, err)
+			return dst[:0], fmt.Errorf("%w: %v", errCorrupt, err) // the lz4 error names lz4
 		}
 		if n != size {
 			return dst[:0], fmt.Errorf("%w: lz4 produced %d bytes, header says %d", errCorrupt, n, size)
