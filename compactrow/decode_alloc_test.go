@@ -25,7 +25,7 @@ func TestAllocationsIndependentOfRows(t *testing.T) {
 			require.NoError(t, err)
 			var decAllocs, encAllocs [2]float64
 			for k, n := range []int{10, 1000} {
-				rec := testgen.BenchBatch(memory.NewGoAllocator(), bc.Name, n, 1)
+				rec := testgen.BenchBatch(mem, bc.Name, n, 1)
 				rows, err := enc.Encode(rec)
 				require.NoError(t, err)
 				slices := rows.Slices()
