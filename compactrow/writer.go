@@ -28,7 +28,8 @@ func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, erro
 // Write encodes rec's rows and writes them; in the Velox framing each call
 // writes one row group. A batch of more than 65536 rows is encoded and
 // written 65536 rows at a time (a row group each), so the encoded bytes
-// held at once stay bounded.
+// held at once stay bounded; if a slice fails to encode, the ones before
+// it have been written.
 func (w *Writer) Write(rec arrow.RecordBatch) error { return w.w.Write(rec) }
 
 // Close ends the stream. It does not close the underlying writer.

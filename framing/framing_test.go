@@ -448,3 +448,17 @@ func TestWriterRefusesHugeRow(t *testing.T) {
 	require.ErrorContains(t, w.Write(rows), "row 1 of 1073741825 bytes exceeds")
 	require.Zero(t, buf.Len())
 }
+
+// In the Velox framing a row must fit one group with its size prefix.
+func TestWriterRefusesRowLargerThanAGroup(t *testing.T) {
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Velox, None)
+	require.NoError(t, err)
+	w.maxGroup = 100
+	fits := &rowbridge.Rows{Data: make([]byte, 96), Offsets: []int{0, 96}}
+	require.NoError(t, w.Write(fits))
+	require.Equal(t, HeaderSize+100, buf.Len())
+	tooBig := &rowbridge.Rows{Data: make([]byte, 97), Offsets: []int{0, 97}}
+	require.ErrorContains(t, w.Write(tooBig), "row 0 of 97 bytes exceeds the 96-byte row limit")
+	require.Equal(t, HeaderSize+100, buf.Len(), "nothing more is written")
+}

@@ -146,7 +146,8 @@ func (r *Reader) RowsRead() int64 { return r.rowsRead }
 // sparkRow reads one record from the input; false at a clean end.
 func (r *Reader) sparkRow() (bool, error) {
 	if buf := r.buffered(); len(buf) >= 4 {
-		if size := int(binary.BigEndian.Uint32(buf)); size != endMarker && size <= r.maxRow && 4+size <= len(buf) {
+		if u := binary.BigEndian.Uint32(buf); u != endMarker && int64(u) <= int64(r.maxRow) && int64(u)+4 <= int64(len(buf)) {
+			size := int(u)
 			r.data = append(r.data, buf[4:4+size]...)
 			r.in.Discard(4 + size)
 			r.pos += int64(4 + size)
@@ -202,7 +203,8 @@ func (r *Reader) veloxRow() (bool, error) {
 		return false, r.fail(start, r.group, rowbridge.ErrLayout, "row group ends %d bytes into a row size prefix", r.groupLeft)
 	}
 	if buf := r.groupBuffered(); len(buf) >= 4 {
-		if size := int(binary.BigEndian.Uint32(buf)); size <= r.maxRow && 4+size <= r.groupLeft && 4+size <= len(buf) {
+		if u := int64(binary.BigEndian.Uint32(buf)); u <= int64(r.maxRow) && u+4 <= int64(r.groupLeft) && u+4 <= int64(len(buf)) {
+			size := int(u)
 			r.data = append(r.data, buf[4:4+size]...)
 			if r.records == &r.plain {
 				r.plain.b = r.plain.b[4+size:]

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/rowbridge/rowbridge"
 )
@@ -39,25 +38,30 @@ func NewWriter(w io.Writer, f Framing, c Codec) (*Writer, error) {
 // in the Velox framing (compressed when a codec is set and compression
 // pays off by MinCompressionRatio). A Velox group holds at most
 // MaxGroupSize bytes, what a Reader accepts by default, so a larger Rows
-// becomes several groups. A row over MaxRowSize is refused. An empty Rows
-// writes nothing.
+// becomes several groups. A row over MaxRowSize (in the Velox framing, one
+// that with its size prefix would not fit a group) is refused. An empty
+// Rows writes nothing.
 //
 // Velox also skips its next few compression attempts after one that did
 // not pay off; this Writer tries every group. Both streams read the same;
 // only which groups are compressed may differ.
 func (w *Writer) Write(rows *rowbridge.Rows) error {
 	n := rows.Len()
+	maxGroup := w.maxGroup
+	if maxGroup == 0 {
+		maxGroup = MaxGroupSize
+	}
+	limit := MaxRowSize
+	if w.framing == Velox {
+		limit = min(limit, maxGroup-4) // a row and its size prefix fit one group
+	}
 	for i := range n {
-		if size := rows.Offsets[i+1] - rows.Offsets[i]; size > MaxRowSize {
-			return fmt.Errorf("framing: row %d of %d bytes exceeds the %d-byte row limit of readers", i, size, MaxRowSize)
+		if size := rows.Offsets[i+1] - rows.Offsets[i]; size > limit {
+			return fmt.Errorf("framing: row %d of %d bytes exceeds the %d-byte row limit of readers", i, size, limit)
 		}
 	}
 	if w.framing == Spark {
 		return w.writeRecords(rows, 0, n, 0)
-	}
-	maxGroup := w.maxGroup
-	if maxGroup == 0 {
-		maxGroup = MaxGroupSize
 	}
 	for lo := 0; lo < n; {
 		hi, size := lo, 0
@@ -84,9 +88,6 @@ func (w *Writer) writeRecords(rows *rowbridge.Rows, lo, hi, head int) error {
 		return nil
 	}
 	size := head + 4*(hi-lo) + rows.Offsets[hi] - rows.Offsets[lo]
-	if head > 0 && size-head > math.MaxInt32 {
-		return fmt.Errorf("framing: a row group of %d bytes does not fit the int32 header; write fewer rows at a time", size-head)
-	}
 	w.buf = growTo(w.buf, size)[:head]
 	for i := lo; i < hi; i++ {
 		row := rows.Row(i)

@@ -20,9 +20,6 @@ import (
 // case something still gets through, and every batch passes
 // array.ValidateFull (validateBatch) before a command sees it.
 
-// arrowFileMagic opens an Arrow IPC file; a stream starts otherwise.
-var arrowFileMagic = []byte("ARROW1")
-
 // batchSource is an Arrow IPC stream or file, read batch by batch.
 type batchSource interface {
 	Schema() *arrow.Schema
@@ -34,8 +31,8 @@ type batchSource interface {
 // magic, else as an IPC stream.
 func openArrow(in io.Reader, mem memory.Allocator) (batchSource, error) {
 	br := bufio.NewReaderSize(in, 64<<10)
-	head, _ := br.Peek(len(arrowFileMagic))
-	if bytes.Equal(head, arrowFileMagic) {
+	head, _ := br.Peek(len(ipcverify.FileMagic))
+	if bytes.Equal(head, ipcverify.FileMagic) {
 		// The file format needs random access: its footer is at the end.
 		data, err := io.ReadAll(br)
 		if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/ipcverify"
 )
 
 func init() {
@@ -136,8 +137,8 @@ func rejectRowFlags(fs *flag.FlagSet) error {
 // openArrowInput opens Arrow IPC input. A file on disk is read through
 // its footer, batch by batch, instead of all at once.
 func openArrowInput(in io.Reader, br *bufio.Reader) (batchSource, string, error) {
-	head, _ := br.Peek(len(arrowFileMagic))
-	isFile := bytes.Equal(head, arrowFileMagic)
+	head, _ := br.Peek(len(ipcverify.FileMagic))
+	isFile := bytes.Equal(head, ipcverify.FileMagic)
 	if f, ok := in.(*os.File); ok && isFile && isRegularFile(f.Name()) {
 		fi, err := f.Stat()
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/ipcverify"
 	"github.com/stretchr/testify/require"
 )
 
@@ -67,7 +68,7 @@ func TestDecodeEncodeRoundTrip(t *testing.T) {
 				arrowBytes, stderr, code := cli(t, tc.input, append([]string{"decode", sampleSchemaFlag, "--to", to}, tc.layout...)...)
 				require.Equal(t, 0, code, stderr)
 				if to == "arrow-file" {
-					require.True(t, bytes.HasPrefix(arrowBytes, arrowFileMagic))
+					require.True(t, bytes.HasPrefix(arrowBytes, ipcverify.FileMagic))
 				}
 				rows, stderr, code := cli(t, arrowBytes, append([]string{"encode"}, tc.layout...)...)
 				require.Equal(t, 0, code, stderr)

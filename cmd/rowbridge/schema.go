@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
+	"github.com/rowbridge/rowbridge/internal/ipcverify"
 )
 
 func init() {
@@ -154,15 +155,15 @@ var arrowStreamMagic = []byte{0xff, 0xff, 0xff, 0xff}
 
 // looksLikeArrow peeks at br for the IPC file or stream magic.
 func looksLikeArrow(br *bufio.Reader) bool {
-	head, _ := br.Peek(len(arrowFileMagic))
-	return bytes.HasPrefix(head, arrowFileMagic) || bytes.HasPrefix(head, arrowStreamMagic)
+	head, _ := br.Peek(len(ipcverify.FileMagic))
+	return bytes.HasPrefix(head, ipcverify.FileMagic) || bytes.HasPrefix(head, arrowStreamMagic)
 }
 
 // arrowFileSchema reads the schema of an Arrow IPC file (from its footer,
 // without reading the batches) or stream.
 func arrowFileSchema(f *os.File) (*arrow.Schema, error) {
-	head := make([]byte, len(arrowFileMagic))
-	if n, _ := f.ReadAt(head, 0); n == len(head) && bytes.Equal(head, arrowFileMagic) {
+	head := make([]byte, len(ipcverify.FileMagic))
+	if n, _ := f.ReadAt(head, 0); n == len(head) && bytes.Equal(head, ipcverify.FileMagic) {
 		fi, err := f.Stat()
 		if err != nil {
 			return nil, err

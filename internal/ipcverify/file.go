@@ -9,8 +9,8 @@ import (
 	"strconv"
 )
 
-// fileMagic opens and ends an Arrow IPC file.
-var fileMagic = []byte("ARROW1")
+// FileMagic opens and ends an Arrow IPC file; a stream starts otherwise.
+var FileMagic = []byte("ARROW1")
 
 // Sizes in the file layout: the magic padded to 8 bytes at the start; the
 // footer's int32 length and the magic at the end.
@@ -32,19 +32,19 @@ func File(r io.ReaderAt, size int64) error {
 	if size < fileHeadSize+fileTrailerSize {
 		return errorAt(0, "%d bytes are too few for an Arrow IPC file", size)
 	}
-	head := make([]byte, len(fileMagic))
+	head := make([]byte, len(FileMagic))
 	if err := readAt(r, head, 0); err != nil {
 		return err
 	}
-	if !bytes.Equal(head, fileMagic) {
-		return errorAt(0, "the file does not start with the magic %q", fileMagic)
+	if !bytes.Equal(head, FileMagic) {
+		return errorAt(0, "the file does not start with the magic %q", FileMagic)
 	}
 	trailer := make([]byte, fileTrailerSize)
 	if err := readAt(r, trailer, size-fileTrailerSize); err != nil {
 		return err
 	}
-	if !bytes.Equal(trailer[4:], fileMagic) {
-		return errorAt(size-6, "the file does not end with the magic %q", fileMagic)
+	if !bytes.Equal(trailer[4:], FileMagic) {
+		return errorAt(size-6, "the file does not end with the magic %q", FileMagic)
 	}
 	footerLen := int64(int32(binary.LittleEndian.Uint32(trailer)))
 	footerStart := size - fileTrailerSize - footerLen

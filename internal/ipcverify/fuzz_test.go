@@ -41,7 +41,7 @@ func FuzzVerify(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var err error
-		if bytes.HasPrefix(data, fileMagic) {
+		if bytes.HasPrefix(data, FileMagic) {
 			err = File(bytes.NewReader(data), int64(len(data)))
 		} else {
 			err = readMessages(data)
@@ -89,7 +89,7 @@ func arrowReads(data []byte) (site, stack string) {
 			}
 		}
 	}()
-	if bytes.HasPrefix(data, fileMagic) {
+	if bytes.HasPrefix(data, FileMagic) {
 		fr, err := ipc.NewFileReader(bytes.NewReader(data))
 		if err != nil {
 			return "", ""

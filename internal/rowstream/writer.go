@@ -40,7 +40,9 @@ func NewWriter(w io.Writer, schema *arrow.Schema, enc RowEncoder, f framing.Fram
 const WriteSliceRows = 1 << 16
 
 // Write encodes rec and writes its rows; in the Velox framing each Write
-// of up to WriteSliceRows rows is one row group.
+// of up to WriteSliceRows rows is one row group. When a slice of a longer
+// batch fails to encode, the slices before it have been written: the
+// error's row says where the stream stops.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if w.closed {
 		return errors.New("rowstream: write after Close")
