@@ -443,7 +443,7 @@ func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array,
 			for p < len(pieces)-1 && pos == pieces[p].Len() {
 				p, pos = p+1, 0
 			}
-			if p == len(pieces) {
+			if p == len(pieces) { // no pieces at all: only empty chunks
 				break
 			}
 			k := min(n, pieces[p].Len()-pos)
