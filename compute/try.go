@@ -40,7 +40,38 @@ func tryImpl(ctx context.Context, opts compute.FunctionOptions, args ...compute.
 	case compute.Function(tryFn):
 		return fn.Execute(ctx, o.Options, args...)
 	}
+	if err := elementWise(fn); err != nil {
+		return nil, err
+	}
 	return isolate(ctx, fn, o.Options, args)
+}
+
+// arrowCast is arrow-go's own cast, a meta function that dispatches to
+// element-wise cast kernels.
+var arrowCast, _ = compute.GetFunctionRegistry().GetFunction("cast")
+
+// elementWise is nil when row i of fn's result depends only on row i of
+// its arguments, so that try may evaluate fn on pieces of the rows and put
+// the pieces together: scalar functions (all 76 arrow-go v18.8.0 registers
+// are element-wise, none keeps state between rows) and arrow-go's cast.
+// Vector functions (cumulative_sum_checked would restart its running sum in
+// every piece), aggregates, and meta functions, which may dispatch to
+// either, are refused.
+func elementWise(fn compute.Function) error {
+	if fn.Kind() == compute.FuncScalar || (arrowCast != nil && fn == arrowCast) {
+		return nil
+	}
+	kind := "meta"
+	switch fn.Kind() {
+	case compute.FuncVector:
+		kind = "vector"
+	case compute.FuncScalarAgg:
+		kind = "aggregate"
+	case compute.FuncHashAgg:
+		kind = "hash aggregate"
+	}
+	return fmt.Errorf("%w: try: %s is a %s function, not element-wise, so its failing rows cannot be isolated",
+		arrow.ErrNotImplemented, fn.Name(), kind)
 }
 
 // isolate evaluates fn, which fails for a whole call when any row fails, and
