@@ -95,6 +95,12 @@ func castTop(mem memory.Allocator, in arrow.ArrayData, to arrow.DataType, opts O
 		c.loc = time.UTC
 	}
 	out, fails, n := c.cast(in, to, wantFailures)
+	if c.err != nil {
+		if out != nil {
+			out.Release()
+		}
+		return nil, f, c.err
+	}
 	if wantFailures && n > 0 {
 		f.Count, f.Rows = n, fails
 		f.First = firstSet(fails, in.Len())
@@ -109,13 +115,17 @@ type caster struct {
 	d        Dialect
 	loc      *time.Location
 	nullRows bool
+	// err is set when a kernel cannot build its output (offset overflow);
+	// the kernel and every cast above it then return nil.
+	err error
 }
 
 // cast converts in (already checked by checkPair) to type to. The result
 // has an exact null count, and offset 0 unless it shares in's buffers. When wantFails is set it also
 // returns the bitmap of rows that were valid in the input but failed (nil
 // when none did) and their count; otherwise only the count is meaningful
-// for flat types and may be zero for nested ones.
+// for flat types and may be zero for nested ones. It returns nil when
+// c.err is set.
 func (c *caster) cast(in arrow.ArrayData, to arrow.DataType, wantFails bool) (arrow.ArrayData, []byte, int) {
 	from := in.DataType()
 	if arrow.TypeEqual(from, to) {
@@ -134,6 +144,9 @@ func (c *caster) cast(in arrow.ArrayData, to arrow.DataType, wantFails bool) (ar
 		return sameType(in, to), nil, 0
 	}
 	out := flatKernel(from, to)(c, in, to)
+	if out == nil {
+		return nil, nil, 0
+	}
 	nfail := out.NullN() - nullCount(in)
 	if !wantFails || nfail == 0 {
 		return out, nil, nfail

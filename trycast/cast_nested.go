@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"sort"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -57,6 +58,10 @@ func castListOf[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, want
 	childIn := array.NewSliceData(in.Children()[0], int64(start), int64(end))
 	child, childFails, _ := c.cast(childIn, to.(arrow.ListLikeType).Elem(), need)
 	childIn.Release()
+	if child == nil {
+		errAtElement(c.err, inOffs, start)
+		return nil, nil, 0
+	}
 	offBuf, offs := rebase(c.mem, inOffs, n)
 	fails, nfail := rowsWithFailures(in, offs, childFails)
 	bits, nulls := c.rowValidity(in, dropIf(c.nullRows, fails))
@@ -72,6 +77,12 @@ func (c *caster) castStruct(in arrow.ArrayData, to *arrow.StructType, wantFails 
 		childIn := array.NewSliceData(in.Children()[j], int64(off), int64(off+n))
 		child, cf, _ := c.cast(childIn, f.Type, need)
 		childIn.Release()
+		if child == nil {
+			for _, ch := range children[:j] {
+				ch.Release()
+			}
+			return nil, nil, 0
+		}
 		children[j] = child
 		if cf != nil {
 			if fails == nil {
@@ -133,12 +144,21 @@ func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) 
 	keysIn := array.NewSliceData(entries.Children()[0], eoff+int64(start), eoff+int64(end))
 	keys, keyFails, _ := c.cast(keysIn, to.KeyType(), true)
 	keysIn.Release()
+	if keys == nil {
+		errAtElement(c.err, inOffs, start)
+		return nil, nil, 0
+	}
 	if keys.NullN() > 0 {
 		keys = dropValidity(keys)
 	}
 	itemsIn := array.NewSliceData(entries.Children()[1], eoff+int64(start), eoff+int64(end))
 	items, itemFails, _ := c.cast(itemsIn, to.ItemType(), wantFails || c.nullRows)
 	itemsIn.Release()
+	if items == nil {
+		keys.Release()
+		errAtElement(c.err, inOffs, start)
+		return nil, nil, 0
+	}
 	offBuf, offs := rebase(c.mem, inOffs, n)
 	keyRows, _ := rowsWithFailures(in, offs, keyFails)
 	itemRows, _ := rowsWithFailures(in, offs, itemFails)
@@ -150,6 +170,17 @@ func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) 
 	}
 	bits, nulls := c.rowValidity(in, drop)
 	return arrowvec.NewMapData(to, n, bits, nulls, offBuf, keys, items), keepIf(wantFails, fails), nfail
+}
+
+// errAtElement turns the row of err, an element of a list or map whose
+// n+1 offsets are offs (the first at start), into the list's row.
+func errAtElement[O offset](err error, offs []O, start int) {
+	e, ok := err.(*OffsetOverflowError)
+	if !ok || len(offs) == 0 {
+		return
+	}
+	el := O(start + e.Row)
+	e.Row = sort.Search(len(offs)-1, func(i int) bool { return offs[i+1] > el })
 }
 
 // rowsWithFailures marks the rows valid in in that hold a failing element:
