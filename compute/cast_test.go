@@ -13,6 +13,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/casttest"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/rowbridge/rowbridge/trycast"
 )
 
@@ -184,6 +185,9 @@ func (col *caseColumn) check(t *testing.T, c publicCase, what string, out arrow.
 	if err := array.ValidateFull(out); err != nil {
 		t.Errorf("%s: %s: %v", c.name(), what, err)
 	}
+	if err := casttest.NullSlots(out); err != nil {
+		t.Errorf("%s: %s: %v", c.name(), what, err)
+	}
 	if from+out.Len() > col.arr.Len() {
 		t.Errorf("%s: %s: %d rows from row %d of %d", c.name(), what, out.Len(), from, col.arr.Len())
 		return
@@ -229,21 +233,33 @@ func trySQL(opts *CastOptions) *TryOptions { return &TryOptions{Func: "sql_cast"
 // others what they give alone; sql_cast must fail, naming the case's first
 // row, exactly when the case's plain CAST errors in its dialect
 // (plain_cast_errors: never for Spark legacy, which yields NULL).
+//
+// It runs on zeroed memory and on dirty memory (every byte handed out is
+// 0xA5): null slots must hold zeros and zero lengths (casttest.NullSlots)
+// either way.
 func TestPublicCasesThroughCompute(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	ctx := testCtx(t, mem)
-	for _, c := range loadPublicCases(t) {
-		to := casttest.ArrowType(t, c.To)
-		opts := &CastOptions{ToType: to, Dialect: c.dialect()}
-		wantErr := c.Expected == nil && c.PlainCastErrors
-		for _, dt := range sourceTypes(t, c.From) {
-			col := newCaseColumn(t, mem, c, dt, to)
-			checkArrayResults(t, ctx, c, col, opts, wantErr)
-			checkChunkedResults(t, ctx, c, col, opts, wantErr)
-			checkScalarResults(t, ctx, c, col, opts, wantErr)
-			col.release()
-		}
+	for _, dirty := range []bool{false, true} {
+		t.Run(map[bool]string{false: "zeroed", true: "dirty"}[dirty], func(t *testing.T) {
+			checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer checked.AssertSize(t, 0)
+			var mem memory.Allocator = checked
+			if dirty {
+				mem = testgen.DirtyAllocator(checked)
+			}
+			ctx := testCtx(t, mem)
+			for _, c := range loadPublicCases(t) {
+				to := casttest.ArrowType(t, c.To)
+				opts := &CastOptions{ToType: to, Dialect: c.dialect()}
+				wantErr := c.Expected == nil && c.PlainCastErrors
+				for _, dt := range sourceTypes(t, c.From) {
+					col := newCaseColumn(t, mem, c, dt, to)
+					checkArrayResults(t, ctx, c, col, opts, wantErr)
+					checkChunkedResults(t, ctx, c, col, opts, wantErr)
+					checkScalarResults(t, ctx, c, col, opts, wantErr)
+					col.release()
+				}
+			}
+		})
 	}
 }
 
