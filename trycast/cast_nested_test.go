@@ -189,7 +189,9 @@ func TestCastStructDropZeroes(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	utf8, large := arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString
-	field := func(name string, dt arrow.DataType) arrow.Field { return arrow.Field{Name: name, Type: dt, Nullable: true} }
+	field := func(name string, dt arrow.DataType) arrow.Field {
+		return arrow.Field{Name: name, Type: dt, Nullable: true}
+	}
 	from := arrow.StructOf(field("a", utf8), field("b", utf8), field("c", utf8), field("d", large), field("e", arrow.PrimitiveTypes.Int64))
 	to := arrow.StructOf(field("a", utf8), field("b", arrow.PrimitiveTypes.Int32), field("c", arrow.FixedWidthTypes.Boolean),
 		field("d", large), field("e", arrow.PrimitiveTypes.Int64))
