@@ -176,7 +176,7 @@ func flattenArgs(mem memory.Allocator, args []compute.Datum) (flat []compute.Dat
 			arr, err = array.Concatenate(a.Chunks(), mem)
 		case *compute.ScalarDatum:
 			if scalars {
-				arr, err = scalar.MakeArrayFromScalar(a.Value, 1, mem)
+				arr, err = scalar.MakeArrayFromScalar(a.Value, 1, zeroed{mem})
 			} else {
 				flat = append(flat, a)
 				continue
@@ -276,7 +276,7 @@ func (s *isolator) solve(lo, hi int) error {
 // flush appends the pending failing rows as one run of nulls.
 func (s *isolator) flush() {
 	if s.nulls > 0 {
-		s.pieces = append(s.pieces, array.MakeArrayOfNull(s.mem, s.dt, s.nulls))
+		s.pieces = append(s.pieces, array.MakeArrayOfNull(zeroed{s.mem}, s.dt, s.nulls))
 		s.nulls = 0
 	}
 }
@@ -484,7 +484,7 @@ func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array,
 		}
 		switch len(parts) {
 		case 0:
-			a := array.MakeArrayOfNull(mem, dt, 0)
+			a := array.MakeArrayOfNull(zeroed{mem}, dt, 0)
 			chunks = append(chunks, a)
 		case 1:
 			chunks = append(chunks, parts[0])
@@ -500,4 +500,25 @@ func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array,
 	ch := arrow.NewChunked(dt, chunks)
 	defer ch.Release()
 	return compute.NewDatum(ch), nil
+}
+
+// zeroed hands out mem's memory cleared. arrow-go's MakeArrayOfNull (and
+// MakeArrayFromScalar of a null) leave the bytes the allocator gives,
+// validity bitmap included, so a recycling or otherwise dirty allocator
+// would give rows of garbage instead of nulls.
+type zeroed struct{ memory.Allocator }
+
+func (z zeroed) Allocate(n int) []byte {
+	b := z.Allocator.Allocate(n)
+	clear(b)
+	return b
+}
+
+func (z zeroed) Reallocate(n int, b []byte) []byte {
+	old := len(b)
+	nb := z.Allocator.Reallocate(n, b)
+	if n > old {
+		clear(nb[old:])
+	}
+	return nb
 }
