@@ -13,7 +13,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/casttest"
-	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/rowbridge/rowbridge/trycast"
 )
 
@@ -238,29 +237,21 @@ func trySQL(opts *CastOptions) *TryOptions { return &TryOptions{Func: "sql_cast"
 // 0xA5): null slots must hold zeros and zero lengths (casttest.NullSlots)
 // either way.
 func TestPublicCasesThroughCompute(t *testing.T) {
-	for _, dirty := range []bool{false, true} {
-		t.Run(map[bool]string{false: "zeroed", true: "dirty"}[dirty], func(t *testing.T) {
-			checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer checked.AssertSize(t, 0)
-			var mem memory.Allocator = checked
-			if dirty {
-				mem = testgen.DirtyAllocator(checked)
+	casttest.EachMemory(t, func(t *testing.T, mem memory.Allocator) {
+		ctx := testCtx(t, mem)
+		for _, c := range loadPublicCases(t) {
+			to := casttest.ArrowType(t, c.To)
+			opts := &CastOptions{ToType: to, Dialect: c.dialect()}
+			wantErr := c.Expected == nil && c.PlainCastErrors
+			for _, dt := range sourceTypes(t, c.From) {
+				col := newCaseColumn(t, mem, c, dt, to)
+				checkArrayResults(t, ctx, c, col, opts, wantErr)
+				checkChunkedResults(t, ctx, c, col, opts, wantErr)
+				checkScalarResults(t, ctx, c, col, opts, wantErr)
+				col.release()
 			}
-			ctx := testCtx(t, mem)
-			for _, c := range loadPublicCases(t) {
-				to := casttest.ArrowType(t, c.To)
-				opts := &CastOptions{ToType: to, Dialect: c.dialect()}
-				wantErr := c.Expected == nil && c.PlainCastErrors
-				for _, dt := range sourceTypes(t, c.From) {
-					col := newCaseColumn(t, mem, c, dt, to)
-					checkArrayResults(t, ctx, c, col, opts, wantErr)
-					checkChunkedResults(t, ctx, c, col, opts, wantErr)
-					checkScalarResults(t, ctx, c, col, opts, wantErr)
-					col.release()
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // callEach calls try_cast, try(sql_cast) and sql_cast with arg and hands

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
 	"github.com/rowbridge/rowbridge/internal/casttest"
-	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
 // TestTryOnDirtyMemory: try over arrow-go functions on memory that is
@@ -17,9 +16,10 @@ import (
 // zeros under its nulls: the runs of nulls for failing rows are written
 // whole, not left to the allocator.
 func TestTryOnDirtyMemory(t *testing.T) {
-	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer checked.AssertSize(t, 0)
-	mem := testgen.DirtyAllocator(checked)
+	casttest.EachMemory(t, testTryOnDirtyMemory)
+}
+
+func testTryOnDirtyMemory(t *testing.T, mem memory.Allocator) {
 	ctx := testCtx(t, mem)
 	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String
 	x := fromJSON(t, mem, i64, `[10, 20, 30, null, 50, 60, 70, 80, 90, 100, 110]`)

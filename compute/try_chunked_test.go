@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
-	"github.com/rowbridge/rowbridge/internal/testgen"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 // chunkedFromJSON is a chunked array with one chunk per JSON array.
@@ -75,17 +75,7 @@ func checkChunks(t *testing.T, mem memory.Allocator, name string, res compute.Da
 // they propagate, add_unchecked(null, 1) holds 1, so their bytes under
 // nulls are not checked here.)
 func TestTryChunkedNullCounts(t *testing.T) {
-	for _, dirty := range []bool{false, true} {
-		t.Run(map[bool]string{false: "zeroed", true: "dirty"}[dirty], func(t *testing.T) {
-			checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer checked.AssertSize(t, 0)
-			var mem memory.Allocator = checked
-			if dirty {
-				mem = testgen.DirtyAllocator(checked)
-			}
-			testTryChunkedNullCounts(t, mem)
-		})
-	}
+	casttest.EachMemory(t, testTryChunkedNullCounts)
 }
 
 func testTryChunkedNullCounts(t *testing.T, mem memory.Allocator) {

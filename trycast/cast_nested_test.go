@@ -8,7 +8,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/internal/casttest"
-	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
 // fromJSON builds flat decimal arrays itself: arrow-go v18.8.0 parses
@@ -77,20 +76,12 @@ func nestedCases() []nestedCase {
 // TestCastNested runs every nested case at offsets 0 and 3, on zeroed and
 // on dirty memory (0xA5): null slots must hold zeros either way.
 func TestCastNested(t *testing.T) {
-	for _, dirty := range []bool{false, true} {
-		checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
-		var mem memory.Allocator = checked
-		if dirty {
-			mem = testgen.DirtyAllocator(checked)
-		}
-		testCastNested(t, mem, map[bool]string{false: "zeroed", true: "dirty"}[dirty])
-		checked.AssertSize(t, 0)
-	}
+	casttest.EachMemory(t, testCastNested)
 }
 
-func testCastNested(t *testing.T, mem memory.Allocator, kind string) {
+func testCastNested(t *testing.T, mem memory.Allocator) {
 	for _, c := range nestedCases() {
-		t.Run(kind+"/"+c.name, func(t *testing.T) {
+		t.Run(c.name, func(t *testing.T) {
 			in := fromJSON(t, mem, c.from, c.input)
 			defer in.Release()
 			want := fromJSON(t, mem, c.to, c.want)

@@ -9,7 +9,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/internal/casttest"
-	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
 // TestCastPublicCases runs every public case through the array cast: alone,
@@ -21,23 +20,15 @@ import (
 // 0xA5): the results must be the same, and null slots must hold zeros
 // and zero lengths (casttest.NullSlots) either way.
 func TestCastPublicCases(t *testing.T) {
-	for _, dirty := range []bool{false, true} {
-		t.Run(map[bool]string{false: "zeroed", true: "dirty"}[dirty], func(t *testing.T) {
-			checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer checked.AssertSize(t, 0)
-			var mem memory.Allocator = checked
-			if dirty {
-				mem = testgen.DirtyAllocator(checked)
+	casttest.EachMemory(t, func(t *testing.T, mem memory.Allocator) {
+		for _, c := range loadPublicCases(t) {
+			to := casttest.ArrowType(t, c.To)
+			for _, from := range sourceTypesOf(t, c.From) {
+				checkArrayCase(t, mem, c, from, to, 1, 0, nil)
+				checkArrayCase(t, mem, c, from, to, 40, 5, func(i int) bool { return i%3 == 0 })
 			}
-			for _, c := range loadPublicCases(t) {
-				to := casttest.ArrowType(t, c.To)
-				for _, from := range sourceTypesOf(t, c.From) {
-					checkArrayCase(t, mem, c, from, to, 1, 0, nil)
-					checkArrayCase(t, mem, c, from, to, 40, 5, func(i int) bool { return i%3 == 0 })
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // isFailure reports whether the case's NULL counts as a failure (a value
