@@ -46,7 +46,8 @@ func (f Failures) Failed(i int) bool {
 
 // Cast converts arr to type to with try_cast semantics: a value that does
 // not convert becomes null, as does every null input. The error is only for
-// a type pair Cast does not support, never for a value. The result is a new
+// a type pair Cast does not support, or for an output of more data than
+// 32-bit offsets address (*OffsetOverflowError), never for a value. The result is a new
 // array the caller must Release (arr itself when the types are equal,
 // retained).
 func Cast(mem memory.Allocator, arr arrow.Array, to arrow.DataType, opts Options) (arrow.Array, error) {
