@@ -144,6 +144,11 @@ func (c *caster) cast(in arrow.ArrayData, to arrow.DataType, wantFails bool) (ar
 		// Same unit (checkPair), other zone: the UTC instants do not change.
 		return sameType(in, to), nil, 0
 	}
+	if !outputFits(in.Len(), to) {
+		c.err = fmt.Errorf("%w: cast to %s: %d rows need more memory than this platform addresses; cast in smaller pieces",
+			arrow.ErrInvalid, to, in.Len())
+		return nil, nil, 0
+	}
 	out := flatKernel(from, to)(c, in, to)
 	if out == nil {
 		return nil, nil, 0

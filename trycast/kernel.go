@@ -82,6 +82,24 @@ func (c *caster) overflow(i, limit int, to arrow.DataType) {
 	c.err = &OffsetOverflowError{Row: i, Limit: int64(limit), To: to}
 }
 
+// outputFits reports whether the values or offsets buffer of an n-row
+// output of type to has a size an int holds: on 32-bit platforms a long
+// input of narrow values (int8, bool) can ask for more than 2 GiB.
+func outputFits(n int, to arrow.DataType) bool {
+	var w int64
+	switch to.ID() {
+	case arrow.STRING, arrow.BINARY:
+		w = 4
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		w = 8
+	default:
+		if fw, ok := to.(arrow.FixedWidthDataType); ok {
+			w = int64(fw.BitWidth()+7) / 8
+		}
+	}
+	return (int64(n)+1)*w <= math.MaxInt
+}
+
 // dataSize is n values of at most maxLen bytes each, as an allocation no
 // larger than limit (computed in int64: n*maxLen may overflow int on
 // 32-bit platforms).

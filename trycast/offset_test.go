@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -122,5 +123,17 @@ func TestOffsetLimits(t *testing.T) {
 	}
 	if got := dataSize(1000, maxTimestampText, dataLimit[int32]()); got != 1000*maxTimestampText {
 		t.Errorf("size of 1000 timestamps: %d", got)
+	}
+	// 300 million int8 or bool rows fit in 386 memory, their int64,
+	// decimal or offsets outputs do not.
+	n, wide := 300_000_000, strconv.IntSize == 64
+	for _, to := range []arrow.DataType{arrow.PrimitiveTypes.Int64, &arrow.Decimal128Type{Precision: 38}, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.String} {
+		want := wide || to.ID() == arrow.STRING
+		if got := outputFits(n, to); got != want {
+			t.Errorf("%d rows of %s fit: %v, want %v", n, to, got, want)
+		}
+	}
+	if !outputFits(n, arrow.FixedWidthTypes.Boolean) || !outputFits(math.MaxInt32-1, arrow.PrimitiveTypes.Int8) {
+		t.Error("narrow outputs do not fit")
 	}
 }
