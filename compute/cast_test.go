@@ -356,3 +356,17 @@ func checkScalarResults(t *testing.T, ctx context.Context, c publicCase, col *ca
 		}
 	}
 }
+
+// TestOffsetOverflowRowAcrossChunks: the row of a cast's offset overflow
+// in a later chunk is counted from the whole input's first row, like a
+// sql_cast error's.
+func TestOffsetOverflowRowAcrossChunks(t *testing.T) {
+	err := atRow(fmt.Errorf("wrapped: %w", &trycast.OffsetOverflowError{Row: 3, Limit: 10, To: arrow.BinaryTypes.String}), 17)
+	var oe *trycast.OffsetOverflowError
+	if !errors.As(err, &oe) || oe.Row != 20 || oe.Error()[:8] != "row 20: " {
+		t.Errorf("got %v", err)
+	}
+	if other := errors.New("x"); atRow(other, 17) != other {
+		t.Error("another error changed")
+	}
+}
