@@ -2,6 +2,7 @@ package compute
 
 import (
 	"context"
+	"errors"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
@@ -66,17 +67,28 @@ type datumCaster struct {
 // for the error of a strict cast.
 func (c datumCaster) array(in arrow.Array, base int) (arrow.Array, error) {
 	if !c.strict {
-		return trycast.Cast(c.mem, in, c.to, c.opts)
+		out, err := trycast.Cast(c.mem, in, c.to, c.opts)
+		return out, atRow(err, base)
 	}
 	out, f, err := trycast.CastWithFailures(c.mem, in, c.to, c.opts)
 	if err != nil {
-		return nil, err
+		return nil, atRow(err, base)
 	}
 	if f.Count > 0 {
 		out.Release()
 		return nil, trycast.NewValueError(in, f.First, base, c.to, c.opts.Dialect)
 	}
 	return out, nil
+}
+
+// atRow counts the row of an offset overflow from the whole input's first
+// row, base rows before the chunk's.
+func atRow(err error, base int) error {
+	var oe *trycast.OffsetOverflowError
+	if errors.As(err, &oe) {
+		oe.Row += base
+	}
+	return err
 }
 
 func (c datumCaster) chunked(in *arrow.Chunked) (compute.Datum, error) {

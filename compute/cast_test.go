@@ -184,6 +184,9 @@ func (col *caseColumn) check(t *testing.T, c publicCase, what string, out arrow.
 	if err := array.ValidateFull(out); err != nil {
 		t.Errorf("%s: %s: %v", c.name(), what, err)
 	}
+	if err := casttest.NullSlots(out); err != nil {
+		t.Errorf("%s: %s: %v", c.name(), what, err)
+	}
 	if from+out.Len() > col.arr.Len() {
 		t.Errorf("%s: %s: %d rows from row %d of %d", c.name(), what, out.Len(), from, col.arr.Len())
 		return
@@ -229,22 +232,26 @@ func trySQL(opts *CastOptions) *TryOptions { return &TryOptions{Func: "sql_cast"
 // others what they give alone; sql_cast must fail, naming the case's first
 // row, exactly when the case's plain CAST errors in its dialect
 // (plain_cast_errors: never for Spark legacy, which yields NULL).
+//
+// It runs on zeroed memory and on dirty memory (every byte handed out is
+// 0xA5): null slots must hold zeros and zero lengths (casttest.NullSlots)
+// either way.
 func TestPublicCasesThroughCompute(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	ctx := testCtx(t, mem)
-	for _, c := range loadPublicCases(t) {
-		to := casttest.ArrowType(t, c.To)
-		opts := &CastOptions{ToType: to, Dialect: c.dialect()}
-		wantErr := c.Expected == nil && c.PlainCastErrors
-		for _, dt := range sourceTypes(t, c.From) {
-			col := newCaseColumn(t, mem, c, dt, to)
-			checkArrayResults(t, ctx, c, col, opts, wantErr)
-			checkChunkedResults(t, ctx, c, col, opts, wantErr)
-			checkScalarResults(t, ctx, c, col, opts, wantErr)
-			col.release()
+	casttest.EachMemory(t, func(t *testing.T, mem memory.Allocator) {
+		ctx := testCtx(t, mem)
+		for _, c := range loadPublicCases(t) {
+			to := casttest.ArrowType(t, c.To)
+			opts := &CastOptions{ToType: to, Dialect: c.dialect()}
+			wantErr := c.Expected == nil && c.PlainCastErrors
+			for _, dt := range sourceTypes(t, c.From) {
+				col := newCaseColumn(t, mem, c, dt, to)
+				checkArrayResults(t, ctx, c, col, opts, wantErr)
+				checkChunkedResults(t, ctx, c, col, opts, wantErr)
+				checkScalarResults(t, ctx, c, col, opts, wantErr)
+				col.release()
+			}
 		}
-	}
+	})
 }
 
 // callEach calls try_cast, try(sql_cast) and sql_cast with arg and hands
@@ -347,5 +354,19 @@ func checkScalarResults(t *testing.T, ctx context.Context, c publicCase, col *ca
 		if r, ok := sc.(scalar.Releasable); ok {
 			r.Release()
 		}
+	}
+}
+
+// TestOffsetOverflowRowAcrossChunks: the row of a cast's offset overflow
+// in a later chunk is counted from the whole input's first row, like a
+// sql_cast error's.
+func TestOffsetOverflowRowAcrossChunks(t *testing.T) {
+	err := atRow(fmt.Errorf("wrapped: %w", &trycast.OffsetOverflowError{Row: 3, Limit: 10, To: arrow.BinaryTypes.String}), 17)
+	var oe *trycast.OffsetOverflowError
+	if !errors.As(err, &oe) || oe.Row != 20 || oe.Error()[:8] != "row 20: " {
+		t.Errorf("got %v", err)
+	}
+	if other := errors.New("x"); atRow(other, 17) != other {
+		t.Error("another error changed")
 	}
 }

@@ -39,7 +39,7 @@ func functions() []*compute.MetaFunction {
 		}, sqlCastImpl)
 		tryFn = compute.NewMetaFunction("try", compute.VarArgs(0), compute.FunctionDoc{
 			Summary:         "Evaluate a function, yielding null for the rows on which it fails",
-			Description:     "TryOptions name the function and its options. sql_cast failures arrive as a bitmap; other functions are retried on halves of the input to isolate the failing rows.",
+			Description:     "TryOptions name the function and its options. sql_cast failures arrive as a bitmap; other element-wise (scalar) functions are retried on halves of the input to isolate the failing rows; others are refused.",
 			ArgNames:        []string{"args"},
 			OptionsType:     "TryOptions",
 			OptionsRequired: true,

@@ -40,7 +40,38 @@ func tryImpl(ctx context.Context, opts compute.FunctionOptions, args ...compute.
 	case compute.Function(tryFn):
 		return fn.Execute(ctx, o.Options, args...)
 	}
+	if err := elementWise(fn); err != nil {
+		return nil, err
+	}
 	return isolate(ctx, fn, o.Options, args)
+}
+
+// arrowCast is arrow-go's own cast, a meta function that dispatches to
+// element-wise cast kernels.
+var arrowCast, _ = compute.GetFunctionRegistry().GetFunction("cast")
+
+// elementWise is nil when row i of fn's result depends only on row i of
+// its arguments, so that try may evaluate fn on pieces of the rows and put
+// the pieces together: scalar functions (all 76 arrow-go v18.8.0 registers
+// are element-wise, none keeps state between rows) and arrow-go's cast.
+// Vector functions (cumulative_sum_checked would restart its running sum in
+// every piece), aggregates, and meta functions, which may dispatch to
+// either, are refused.
+func elementWise(fn compute.Function) error {
+	if fn.Kind() == compute.FuncScalar || (arrowCast != nil && fn == arrowCast) {
+		return nil
+	}
+	kind := "meta"
+	switch fn.Kind() {
+	case compute.FuncVector:
+		kind = "vector"
+	case compute.FuncScalarAgg:
+		kind = "aggregate"
+	case compute.FuncHashAgg:
+		kind = "hash aggregate"
+	}
+	return fmt.Errorf("%w: try: %s is a %s function, not element-wise, so its failing rows cannot be isolated",
+		arrow.ErrNotImplemented, fn.Name(), kind)
 }
 
 // isolate evaluates fn, which fails for a whole call when any row fails, and
@@ -145,7 +176,7 @@ func flattenArgs(mem memory.Allocator, args []compute.Datum) (flat []compute.Dat
 			arr, err = array.Concatenate(a.Chunks(), mem)
 		case *compute.ScalarDatum:
 			if scalars {
-				arr, err = scalar.MakeArrayFromScalar(a.Value, 1, mem)
+				arr, err = scalar.MakeArrayFromScalar(a.Value, 1, zeroed{mem})
 			} else {
 				flat = append(flat, a)
 				continue
@@ -245,7 +276,7 @@ func (s *isolator) solve(lo, hi int) error {
 // flush appends the pending failing rows as one run of nulls.
 func (s *isolator) flush() {
 	if s.nulls > 0 {
-		s.pieces = append(s.pieces, array.MakeArrayOfNull(s.mem, s.dt, s.nulls))
+		s.pieces = append(s.pieces, array.MakeArrayOfNull(zeroed{s.mem}, s.dt, s.nulls))
 		s.nulls = 0
 	}
 }
@@ -453,7 +484,7 @@ func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array,
 		}
 		switch len(parts) {
 		case 0:
-			a := array.MakeArrayOfNull(mem, dt, 0)
+			a := array.MakeArrayOfNull(zeroed{mem}, dt, 0)
 			chunks = append(chunks, a)
 		case 1:
 			chunks = append(chunks, parts[0])
@@ -469,4 +500,25 @@ func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array,
 	ch := arrow.NewChunked(dt, chunks)
 	defer ch.Release()
 	return compute.NewDatum(ch), nil
+}
+
+// zeroed hands out mem's memory cleared. arrow-go's MakeArrayOfNull (and
+// MakeArrayFromScalar of a null) leave the bytes the allocator gives,
+// validity bitmap included, so a recycling or otherwise dirty allocator
+// would give rows of garbage instead of nulls.
+type zeroed struct{ memory.Allocator }
+
+func (z zeroed) Allocate(n int) []byte {
+	b := z.Allocator.Allocate(n)
+	clear(b)
+	return b
+}
+
+func (z zeroed) Reallocate(n int, b []byte) []byte {
+	old := len(b)
+	nb := z.Allocator.Reallocate(n, b)
+	if n > old {
+		clear(nb[old:])
+	}
+	return nb
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 // chunkedFromJSON is a chunked array with one chunk per JSON array.
@@ -56,7 +57,10 @@ func checkChunks(t *testing.T, mem memory.Allocator, name string, res compute.Da
 	if out.NullN() != total {
 		t.Errorf("%s: NullN %d, want %d", name, out.NullN(), total)
 	}
-	checkChunksAfterIPC(t, mem, name, out, wants)
+	// Zeroed memory for the round trip: arrow-go v18.8.0's IPC writer and
+	// reader on dirty memory lose the null of a sliced one-row chunk
+	// ([1, null, 3][1:2] reads back valid), with arrow-go data alone.
+	checkChunksAfterIPC(t, zeroed{mem}, name, out, wants)
 }
 
 // TestTryChunkedNullCounts: try over arrow-go functions (add, which
@@ -65,9 +69,16 @@ func checkChunks(t *testing.T, mem memory.Allocator, name string, res compute.Da
 // their count: arrow-go#1305) returns a chunked result laid out like the
 // input, with exact null counts per chunk that survive IPC, whether or
 // not a row failed and was isolated.
+//
+// It runs on zeroed and on dirty memory (0xA5), where the rows try nulls
+// must still be null. (arrow-go's kernels compute values under the nulls
+// they propagate, add_unchecked(null, 1) holds 1, so their bytes under
+// nulls are not checked here.)
 func TestTryChunkedNullCounts(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
+	casttest.EachMemory(t, testTryChunkedNullCounts)
+}
+
+func testTryChunkedNullCounts(t *testing.T, mem memory.Allocator) {
 	ctx := testCtx(t, mem)
 	i64, str := arrow.PrimitiveTypes.Int64, arrow.BinaryTypes.String
 	one := compute.NewDatum(scalar.NewInt64Scalar(1))

@@ -46,7 +46,8 @@ func (f Failures) Failed(i int) bool {
 
 // Cast converts arr to type to with try_cast semantics: a value that does
 // not convert becomes null, as does every null input. The error is only for
-// a type pair Cast does not support, never for a value. The result is a new
+// a type pair Cast does not support, or for an output of more data than
+// 32-bit offsets address (*OffsetOverflowError), never for a value. The result is a new
 // array the caller must Release (arr itself when the types are equal,
 // retained).
 func Cast(mem memory.Allocator, arr arrow.Array, to arrow.DataType, opts Options) (arrow.Array, error) {
@@ -95,6 +96,12 @@ func castTop(mem memory.Allocator, in arrow.ArrayData, to arrow.DataType, opts O
 		c.loc = time.UTC
 	}
 	out, fails, n := c.cast(in, to, wantFailures)
+	if c.err != nil {
+		if out != nil {
+			out.Release()
+		}
+		return nil, f, c.err
+	}
 	if wantFailures && n > 0 {
 		f.Count, f.Rows = n, fails
 		f.First = firstSet(fails, in.Len())
@@ -109,13 +116,17 @@ type caster struct {
 	d        Dialect
 	loc      *time.Location
 	nullRows bool
+	// err is set when a kernel cannot build its output (offset overflow);
+	// the kernel and every cast above it then return nil.
+	err error
 }
 
 // cast converts in (already checked by checkPair) to type to. The result
 // has an exact null count, and offset 0 unless it shares in's buffers. When wantFails is set it also
 // returns the bitmap of rows that were valid in the input but failed (nil
 // when none did) and their count; otherwise only the count is meaningful
-// for flat types and may be zero for nested ones.
+// for flat types and may be zero for nested ones. It returns nil when
+// c.err is set.
 func (c *caster) cast(in arrow.ArrayData, to arrow.DataType, wantFails bool) (arrow.ArrayData, []byte, int) {
 	from := in.DataType()
 	if arrow.TypeEqual(from, to) {
@@ -133,7 +144,15 @@ func (c *caster) cast(in arrow.ArrayData, to arrow.DataType, wantFails bool) (ar
 		// Same unit (checkPair), other zone: the UTC instants do not change.
 		return sameType(in, to), nil, 0
 	}
+	if !outputFits(in.Len(), to) {
+		c.err = fmt.Errorf("%w: cast to %s: %d rows need more memory than this platform addresses; cast in smaller pieces",
+			arrow.ErrInvalid, to, in.Len())
+		return nil, nil, 0
+	}
 	out := flatKernel(from, to)(c, in, to)
+	if out == nil {
+		return nil, nil, 0
+	}
 	nfail := out.NullN() - nullCount(in)
 	if !wantFails || nfail == 0 {
 		return out, nil, nfail

@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 
@@ -55,3 +56,25 @@ func valueText(arr arrow.Array, i int) string {
 	}
 	return strconv.Quote(string(b))
 }
+
+// ErrOffsetOverflow is the cause of an OffsetOverflowError: the output's
+// 32-bit offsets cannot address its data.
+var ErrOffsetOverflow = errors.New("output data exceeds what 32-bit offsets address")
+
+// OffsetOverflowError reports a cast to string or binary (int32 offsets)
+// whose output data would pass Limit bytes (2^31-1) in one array: Row is
+// the first top-level row whose value does not fit. Cast to large_string
+// or large_binary, or cast smaller pieces. errors.Is matches
+// ErrOffsetOverflow and arrow.ErrInvalid.
+type OffsetOverflowError struct {
+	Row   int
+	Limit int64
+	To    arrow.DataType
+}
+
+func (e *OffsetOverflowError) Error() string {
+	return fmt.Sprintf("row %d: cast to %s: %v (%d bytes); cast to the large type or in smaller pieces",
+		e.Row, e.To, ErrOffsetOverflow, e.Limit)
+}
+
+func (e *OffsetOverflowError) Unwrap() []error { return []error{ErrOffsetOverflow, arrow.ErrInvalid} }

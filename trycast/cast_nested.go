@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"sort"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -57,6 +58,10 @@ func castListOf[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, want
 	childIn := array.NewSliceData(in.Children()[0], int64(start), int64(end))
 	child, childFails, _ := c.cast(childIn, to.(arrow.ListLikeType).Elem(), need)
 	childIn.Release()
+	if child == nil {
+		errAtElement(c.err, inOffs, start)
+		return nil, nil, 0
+	}
 	offBuf, offs := rebase(c.mem, inOffs, n)
 	fails, nfail := rowsWithFailures(in, offs, childFails)
 	bits, nulls := c.rowValidity(in, dropIf(c.nullRows, fails))
@@ -72,6 +77,12 @@ func (c *caster) castStruct(in arrow.ArrayData, to *arrow.StructType, wantFails 
 		childIn := array.NewSliceData(in.Children()[j], int64(off), int64(off+n))
 		child, cf, _ := c.cast(childIn, f.Type, need)
 		childIn.Release()
+		if child == nil {
+			for _, ch := range children[:j] {
+				ch.Release()
+			}
+			return nil, nil, 0
+		}
 		children[j] = child
 		if cf != nil {
 			if fails == nil {
@@ -101,10 +112,45 @@ func (c *caster) castStruct(in arrow.ArrayData, to *arrow.StructType, wantFails 
 	return arrowvec.NewStructData(to, n, bits, nulls, children), keepIf(wantFails, fails), nfail
 }
 
-// maskRows returns d with the rows in drop null as well (and releases d);
-// the bitmap is new, so d's buffers may be shared with the input.
+// maskRows returns d with the rows in drop null as well (and releases d).
+// A flat field is copied to offset 0 with zeros under every null (a zero
+// length for strings), as a builder leaves them, so that the value of a
+// dropped row does not linger; d's buffers may be the input's. Nested
+// fields get a new bitmap and share the rest.
 func (c *caster) maskRows(d arrow.ArrayData, drop []byte) arrow.ArrayData {
 	n, off := d.Len(), d.Offset()
+	switch dt := d.DataType().(type) {
+	case *arrow.StringType, *arrow.BinaryType:
+		return maskStrings[int32](c, d, drop)
+	case *arrow.LargeStringType, *arrow.LargeBinaryType:
+		return maskStrings[int64](c, d, drop)
+	case *arrow.BooleanType:
+		bits, nulls := maskedBits(c, d, drop)
+		vals := arrowvec.NewBuffer(c.mem, bits.Len())
+		vb := vals.Bytes()
+		bitutil.CopyBitmap(d.Buffers()[1].Bytes(), off, n, vb, 0)
+		for k, b := range bits.Bytes() {
+			vb[k] &= b
+		}
+		out := arrowvec.NewFixedData(dt, n, bits, nulls, vals)
+		d.Release()
+		return out
+	case arrow.FixedWidthDataType:
+		w := dt.BitWidth() / 8
+		bits, nulls := maskedBits(c, d, drop)
+		vals := arrowvec.NewBuffer(c.mem, n*w)
+		vb := vals.Bytes()
+		copy(vb, d.Buffers()[1].Bytes()[off*w:(off+n)*w])
+		valid := bits.Bytes()
+		for i := 0; i < n; i++ {
+			if !bitutil.BitIsSet(valid, i) {
+				clear(vb[i*w : (i+1)*w])
+			}
+		}
+		out := arrowvec.NewFixedData(dt, n, bits, nulls, vals)
+		d.Release()
+		return out
+	}
 	buf := arrowvec.NewZeroedBuffer(c.mem, int(bitutil.BytesForBits(int64(off+n))))
 	bits := buf.Bytes()
 	if valid := validity(d); valid != nil {
@@ -125,6 +171,56 @@ func (c *caster) maskRows(d arrow.ArrayData, drop []byte) arrow.ArrayData {
 	return out
 }
 
+// maskedBits is d's validity at offset 0 with the rows in drop cleared,
+// and its null count.
+func maskedBits(c *caster, d arrow.ArrayData, drop []byte) (*memory.Buffer, int) {
+	n := d.Len()
+	buf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+	bits := buf.Bytes()
+	if valid := validity(d); valid != nil {
+		bitutil.CopyBitmap(valid, d.Offset(), n, bits, 0)
+	} else {
+		bitutil.SetBitsTo(bits, 0, int64(n), true)
+	}
+	for k := range bits {
+		bits[k] &^= drop[k]
+	}
+	if r := n % 8; r != 0 {
+		bits[len(bits)-1] &= byte(1)<<r - 1
+	}
+	return buf, n - bitutil.CountSetBits(bits, 0, n)
+}
+
+// maskStrings is maskRows for a string or binary field: the values of
+// the rows left valid, copied after one another.
+func maskStrings[O offset](c *caster, d arrow.ArrayData, drop []byte) arrow.ArrayData {
+	n := d.Len()
+	s := viewStrings[O](d)
+	bits, nulls := maskedBits(c, d, drop)
+	valid := bits.Bytes()
+	size := 0
+	for i := 0; i < n; i++ {
+		if bitutil.BitIsSet(valid, i) {
+			size += int(s.offs[i+1] - s.offs[i])
+		}
+	}
+	var zero O
+	offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
+	dataBuf := arrowvec.NewBuffer(c.mem, size)
+	offs, data := view[O](offBuf.Bytes()), dataBuf.Bytes()
+	pos := 0
+	for i := 0; i < n; i++ {
+		offs[i] = O(pos)
+		if bitutil.BitIsSet(valid, i) {
+			pos += copy(data[pos:], s.value(i))
+		}
+	}
+	offs[n] = O(pos)
+	out := arrowvec.NewBinaryData(d.DataType(), n, bits, nulls, offBuf, dataBuf)
+	d.Release()
+	return out
+}
+
 func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) (arrow.ArrayData, []byte, int) {
 	n := in.Len()
 	inOffs, start, end := listRange[int32](in)
@@ -133,12 +229,21 @@ func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) 
 	keysIn := array.NewSliceData(entries.Children()[0], eoff+int64(start), eoff+int64(end))
 	keys, keyFails, _ := c.cast(keysIn, to.KeyType(), true)
 	keysIn.Release()
+	if keys == nil {
+		errAtElement(c.err, inOffs, start)
+		return nil, nil, 0
+	}
 	if keys.NullN() > 0 {
 		keys = dropValidity(keys)
 	}
 	itemsIn := array.NewSliceData(entries.Children()[1], eoff+int64(start), eoff+int64(end))
 	items, itemFails, _ := c.cast(itemsIn, to.ItemType(), wantFails || c.nullRows)
 	itemsIn.Release()
+	if items == nil {
+		keys.Release()
+		errAtElement(c.err, inOffs, start)
+		return nil, nil, 0
+	}
 	offBuf, offs := rebase(c.mem, inOffs, n)
 	keyRows, _ := rowsWithFailures(in, offs, keyFails)
 	itemRows, _ := rowsWithFailures(in, offs, itemFails)
@@ -150,6 +255,17 @@ func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) 
 	}
 	bits, nulls := c.rowValidity(in, drop)
 	return arrowvec.NewMapData(to, n, bits, nulls, offBuf, keys, items), keepIf(wantFails, fails), nfail
+}
+
+// errAtElement turns the row of err, an element of a list or map whose
+// n+1 offsets are offs (the first at start), into the list's row.
+func errAtElement[O offset](err error, offs []O, start int) {
+	e, ok := err.(*OffsetOverflowError)
+	if !ok || len(offs) == 0 {
+		return
+	}
+	el := O(start + e.Row)
+	e.Row = sort.Search(len(offs)-1, func(i int) bool { return offs[i+1] > el })
 }
 
 // rowsWithFailures marks the rows valid in in that hold a failing element:

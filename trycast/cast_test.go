@@ -15,16 +15,20 @@ import (
 // and repeated in a 40-row array with a null every third row, sliced at
 // offset 5 (not a multiple of 8). String cases run for utf8, large_utf8 and
 // binary inputs.
+//
+// It runs on zeroed memory and on dirty memory (every byte handed out is
+// 0xA5): the results must be the same, and null slots must hold zeros
+// and zero lengths (casttest.NullSlots) either way.
 func TestCastPublicCases(t *testing.T) {
-	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-	defer mem.AssertSize(t, 0)
-	for _, c := range loadPublicCases(t) {
-		to := casttest.ArrowType(t, c.To)
-		for _, from := range sourceTypesOf(t, c.From) {
-			checkArrayCase(t, mem, c, from, to, 1, 0, nil)
-			checkArrayCase(t, mem, c, from, to, 40, 5, func(i int) bool { return i%3 == 0 })
+	casttest.EachMemory(t, func(t *testing.T, mem memory.Allocator) {
+		for _, c := range loadPublicCases(t) {
+			to := casttest.ArrowType(t, c.To)
+			for _, from := range sourceTypesOf(t, c.From) {
+				checkArrayCase(t, mem, c, from, to, 1, 0, nil)
+				checkArrayCase(t, mem, c, from, to, 40, 5, func(i int) bool { return i%3 == 0 })
+			}
 		}
-	}
+	})
 }
 
 // isFailure reports whether the case's NULL counts as a failure (a value
@@ -58,6 +62,9 @@ func checkArrayCase(t *testing.T, mem memory.Allocator, c publicCase, from, to a
 	defer out.Release()
 	if err := array.ValidateFull(out); err != nil {
 		t.Fatalf("%s: invalid output: %v", name, err)
+	}
+	if err := casttest.NullSlots(out); err != nil {
+		t.Errorf("%s: %v", name, err)
 	}
 	if !arrow.TypeEqual(out.DataType(), to) || out.Len() != in.Len() {
 		t.Fatalf("%s: got %s[%d], want %s[%d]", name, out.DataType(), out.Len(), to, in.Len())

@@ -2,10 +2,11 @@ package trycast
 
 import (
 	"math"
+	"math/big"
 	"testing"
 	"time"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 func TestAppendFloat(t *testing.T) {
@@ -118,10 +119,11 @@ func TestAppendDecimalSparkLegacy(t *testing.T) {
 		{"-12", -2, "-1.2E+3", "-1200"},
 		{"0", -2, "0E+2", "0"},
 	} {
-		n, err := decimal128.FromString(c.unscaled, 38, 0)
-		if err != nil {
-			t.Fatal(err)
+		u, ok := new(big.Int).SetString(c.unscaled, 10)
+		if !ok {
+			t.Fatal(c.unscaled)
 		}
+		n := casttest.DecimalFromBig(u) // decimal128.FromString is wrong on 386 (arrow-go v18.8.0)
 		if got := string(AppendDecimal(nil, n, c.scale, Spark)); got != c.legacy {
 			t.Errorf("Spark AppendDecimal(%s, scale %d) = %q, want %q", c.unscaled, c.scale, got, c.legacy)
 		}

@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -62,6 +63,49 @@ func intWidth(dt arrow.DataType) int {
 }
 
 type offset interface{ ~int32 | ~int64 }
+
+// maxOffset is the most data bytes 32-bit offsets address; tests lower it.
+var maxOffset int64 = math.MaxInt32
+
+// dataLimit is the most data bytes an output with offsets O may hold.
+func dataLimit[O offset]() int {
+	var zero O
+	if unsafe.Sizeof(zero) == 4 {
+		return int(min(maxOffset, math.MaxInt))
+	}
+	return math.MaxInt
+}
+
+// overflow records that row i's value would take an output of type to
+// past limit data bytes; the kernel then returns nil.
+func (c *caster) overflow(i, limit int, to arrow.DataType) {
+	c.err = &OffsetOverflowError{Row: i, Limit: int64(limit), To: to}
+}
+
+// outputFits reports whether the values or offsets buffer of an n-row
+// output of type to has a size an int holds: on 32-bit platforms a long
+// input of narrow values (int8, bool) can ask for more than 2 GiB.
+func outputFits(n int, to arrow.DataType) bool {
+	var w int64
+	switch to.ID() {
+	case arrow.STRING, arrow.BINARY:
+		w = 4
+	case arrow.LARGE_STRING, arrow.LARGE_BINARY:
+		w = 8
+	default:
+		if fw, ok := to.(arrow.FixedWidthDataType); ok {
+			w = int64(fw.BitWidth()+7) / 8
+		}
+	}
+	return (int64(n)+1)*w <= math.MaxInt
+}
+
+// dataSize is n values of at most maxLen bytes each, as an allocation no
+// larger than limit (computed in int64: n*maxLen may overflow int on
+// 32-bit platforms).
+func dataSize(n, maxLen, limit int) int {
+	return int(min(int64(n)*int64(maxLen), int64(limit)))
+}
 
 // view reinterprets an Arrow buffer's bytes as values of T (Arrow buffers
 // are 64-byte aligned).

@@ -80,13 +80,16 @@ func formatRows(c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, ap
 }
 
 // formatRowsInto appends each valid row's text to one data buffer and
-// records the offsets; a row null in the input is an empty null slot.
+// records the offsets; a row null in the input is an empty null slot. It
+// returns nil, with c.err set, when the text would pass what offsets O
+// address.
 func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, app func([]byte, int) ([]byte, bool)) arrow.ArrayData {
 	n, valid, bit0 := in.Len(), validity(in), in.Offset()
+	limit := dataLimit[O]()
 	var zero O
 	offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
 	bitsBuf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
-	dataBuf := arrowvec.NewBuffer(c.mem, n*maxLen)
+	dataBuf := arrowvec.NewBuffer(c.mem, dataSize(n, maxLen, limit))
 	offs, bits := view[O](offBuf.Bytes()), bitsBuf.Bytes()
 	data := dataBuf.Bytes()[:0]
 	for base := 0; base < n; base += 8 {
@@ -103,8 +106,15 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 				continue
 			}
 			if cap(res) != cap(data) {
+				if len(res) > limit {
+					offBuf.Release()
+					bitsBuf.Release()
+					dataBuf.Release()
+					c.overflow(i, limit, to)
+					return nil
+				}
 				// The bound was too small: move to a larger Arrow buffer.
-				dataBuf = regrow(c.mem, dataBuf, res)
+				dataBuf = regrow(c.mem, dataBuf, res, limit)
 				res = dataBuf.Bytes()[:len(res)]
 			}
 			data = res
@@ -122,9 +132,10 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 	return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 }
 
-// regrow replaces old by a buffer twice the size of res holding res.
-func regrow(mem memory.Allocator, old *memory.Buffer, res []byte) *memory.Buffer {
-	nb := arrowvec.NewBuffer(mem, 2*cap(res))
+// regrow replaces old by a buffer holding res, twice res's capacity but no
+// more than limit bytes (len(res) <= limit).
+func regrow(mem memory.Allocator, old *memory.Buffer, res []byte, limit int) *memory.Buffer {
+	nb := arrowvec.NewBuffer(mem, int(min(2*int64(cap(res)), int64(limit))))
 	copy(nb.Bytes(), res)
 	old.Release()
 	return nb

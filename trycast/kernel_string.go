@@ -281,17 +281,19 @@ func parseTimestamps[O offset](c *caster, in arrow.ArrayData, to arrow.DataType)
 
 // copyStrings converts between utf8 and binary of either offset width,
 // copying the referenced bytes once; with checkUTF8 a value that is not
-// valid UTF-8 becomes null.
+// valid UTF-8 becomes null. It returns nil, with c.err set, when the bytes
+// would pass what offsets O address (large_string to string).
 func copyStrings[I, O offset](checkUTF8 bool) kernel {
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 		n := in.Len()
 		s := viewStrings[I](in)
-		start, end := 0, 0
+		limit := dataLimit[O]()
+		size := 0
 		if n > 0 {
-			start, end = int(s.offs[0]), int(s.offs[n])
+			size = int(min(int64(s.offs[n])-int64(s.offs[0]), int64(limit)))
 		}
 		offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(O(0))))
-		dataBuf := arrowvec.NewBuffer(c.mem, end-start)
+		dataBuf := arrowvec.NewBuffer(c.mem, size)
 		bitsBuf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
 		offs, data, bits := view[O](offBuf.Bytes()), dataBuf.Bytes(), bitsBuf.Bytes()
 		pos := 0
@@ -307,6 +309,13 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 				v := s.value(i)
 				if checkUTF8 && !utf8.Valid(v) {
 					continue
+				}
+				if len(v) > limit-pos {
+					offBuf.Release()
+					dataBuf.Release()
+					bitsBuf.Release()
+					c.overflow(i, limit, to)
+					return nil
 				}
 				pos += copy(data[pos:], v)
 				b |= 1 << j

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 func TestIntToInt(t *testing.T) {
@@ -263,10 +264,7 @@ func TestDecimalToFloatMatchesBigRat(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 11))
 	check := func(u *big.Int, scale int32) {
 		t.Helper()
-		n, err := decimal128.FromString(u.String(), 38, 0)
-		if err != nil {
-			t.Fatalf("%v: %v", u, err)
-		}
+		n := casttest.DecimalFromBig(u) // decimal128.FromString is wrong on 386 (arrow-go v18.8.0)
 		q := new(big.Rat).SetInt(u)
 		p := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(abs32(scale))), nil)
 		if scale >= 0 {

@@ -3,6 +3,8 @@ package trycast
 import (
 	"math/big"
 	"testing"
+
+	"github.com/rowbridge/rowbridge/internal/casttest"
 )
 
 func TestParseDecimalDialects(t *testing.T) {
@@ -111,8 +113,8 @@ func checkDecimalAgainstRat(t *testing.T, s string, p, sc int32) {
 	if ok != fits {
 		t.Fatalf("ParseDecimal(%q, %d, %d) ok=%v, exact result %s fits=%v", s, p, sc, ok, want, fits)
 	}
-	if ok && got.BigInt().Cmp(want) != 0 {
-		t.Fatalf("ParseDecimal(%q, %d, %d) = %s, want %s", s, p, sc, got.BigInt(), want)
+	if ok && casttest.DecimalToBig(got).Cmp(want) != 0 {
+		t.Fatalf("ParseDecimal(%q, %d, %d) = %s, want %s", s, p, sc, casttest.DecimalToBig(got), want)
 	}
 }
 

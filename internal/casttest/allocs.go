@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
 // CountAllocs readies t for counting allocations: it skips t in -short
@@ -29,4 +30,27 @@ func Strings(mem memory.Allocator, n int, f func(int) string) arrow.Array {
 		b.Append(f(i))
 	}
 	return b.NewArray()
+}
+
+// EachMemory runs run as subtest "zeroed" on a checked Go allocator and as
+// "dirty" on testgen.DirtyAllocator over one (every byte handed out is
+// 0xA5, as from a recycling allocator); each must end with nothing
+// allocated.
+func EachMemory(t *testing.T, run func(t *testing.T, mem memory.Allocator)) {
+	t.Helper()
+	for _, dirty := range []bool{false, true} {
+		name := "zeroed"
+		if dirty {
+			name = "dirty"
+		}
+		t.Run(name, func(t *testing.T) {
+			checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+			defer checked.AssertSize(t, 0)
+			var mem memory.Allocator = checked
+			if dirty {
+				mem = testgen.DirtyAllocator(checked)
+			}
+			run(t, mem)
+		})
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // OtherInputs are valid values of the case source type from, in the form
@@ -168,7 +169,7 @@ func ParseDecimal(s string, precision, scale int32) (decimal128.Num, error) {
 	if v.BitLen() > 127 {
 		return decimal128.Num{}, fmt.Errorf("decimal %q does not fit precision %d", s, precision)
 	}
-	n := decimal128.FromBigInt(&v)
+	n := DecimalFromBig(&v)
 	if !n.FitsInPrecision(precision) {
 		return decimal128.Num{}, fmt.Errorf("decimal %q does not fit precision %d", s, precision)
 	}
@@ -258,4 +259,58 @@ func floatIs(want any, got float64, bits int) (bool, error) {
 		return math.IsNaN(got), nil
 	}
 	return w == got, nil
+}
+
+// DecimalFromBig is v, of at most 127 bits, as a decimal128.Num. Unlike
+// arrow-go v18.8.0's decimal128.FromBigInt (and FromString, and
+// array.FromJSON of decimals, which use it), it does not assume 64-bit
+// big.Words, so it is right on 386 too.
+func DecimalFromBig(v *big.Int) decimal128.Num {
+	mag := new(big.Int).Abs(v)
+	lo := new(big.Int).And(mag, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+	hi := new(big.Int).Rsh(mag, 64).Uint64()
+	n := decimal128.New(int64(hi), lo)
+	if v.Sign() < 0 {
+		n = n.Negate()
+	}
+	return n
+}
+
+// DecimalToBig is n as a big.Int, right on 386 too (arrow-go v18.8.0's
+// Num.BigInt assumes 64-bit big.Words).
+func DecimalToBig(n decimal128.Num) *big.Int {
+	neg := n.Sign() < 0
+	if neg {
+		n = n.Negate()
+	}
+	b := new(big.Int).SetUint64(uint64(n.HighBits()))
+	b.Lsh(b, 64).Or(b, new(big.Int).SetUint64(n.LowBits()))
+	if neg {
+		b.Neg(b)
+	}
+	return b
+}
+
+// DecimalArray is a decimal array of dt from the JSON array js of exact
+// decimal strings and nulls, built without arrow-go's decimal parsing
+// (wrong on 386 in v18.8.0).
+func DecimalArray(mem memory.Allocator, dt *arrow.Decimal128Type, js string) (arrow.Array, error) {
+	var vals []*string
+	if err := json.Unmarshal([]byte(js), &vals); err != nil {
+		return nil, err
+	}
+	b := array.NewDecimal128Builder(mem, dt)
+	defer b.Release()
+	for _, v := range vals {
+		if v == nil {
+			b.AppendNull()
+			continue
+		}
+		n, err := ParseDecimal(*v, dt.Precision, dt.Scale)
+		if err != nil {
+			return nil, err
+		}
+		b.Append(n)
+	}
+	return b.NewArray(), nil
 }
