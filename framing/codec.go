@@ -228,8 +228,10 @@ func (d *decompressor) zstdGroup(dst, src []byte, size int) ([]byte, error) {
 			return dst[:0], fmt.Errorf("%w: zstd: %v", errCorrupt, err)
 		}
 	}
+	// The buffer is allocated once the first frame's header and blocks
+	// have been checked.
 	full := size + zstdSlack
-	out := growTo(dst, full)[:0:full]
+	var out []byte
 	for in := src; len(in) > 0; {
 		left := size - len(out)
 		h, frame, rest, err := zstdFrame(in, left)
@@ -239,6 +241,12 @@ func (d *decompressor) zstdGroup(dst, src []byte, size int) ([]byte, error) {
 		in = rest
 		if h.Skippable {
 			continue
+		}
+		if h.HasFCS && len(rest) == 0 && h.FrameContentSize < uint64(left) {
+			return dst[:0], fmt.Errorf("%w: zstd frame declares %d bytes, header says %d", errCorrupt, h.FrameContentSize, left)
+		}
+		if out == nil {
+			out = growTo(dst, full)[:0:full]
 		}
 		input := frame
 		if !h.HasFCS {
@@ -261,6 +269,9 @@ func (d *decompressor) zstdGroup(dst, src []byte, size int) ([]byte, error) {
 	}
 	if len(out) != size {
 		return dst[:0], fmt.Errorf("%w: zstd produced %d bytes, header says %d", errCorrupt, len(out), size)
+	}
+	if out == nil { // no frames, for an empty group
+		return dst[:0], nil
 	}
 	return out, nil
 }

@@ -244,3 +244,39 @@ func records(rows *rowbridge.Rows) []byte {
 	}
 	return out
 }
+
+// TestZstdRefusedBeforeAllocating: a zstd group whose frame header or
+// block headers contradict the claim is refused before the claimed size is
+// allocated.
+func TestZstdRefusedBeforeAllocating(t *testing.T) {
+	if testgen.RaceEnabled {
+		t.Skip("allocation counts are not meaningful under the race detector")
+	}
+	const claim = 64 << 20
+	frame := zstdTestFrame(claim, 0, true, 0) // 64 MiB of zeros, content size declared
+	for _, tc := range []struct {
+		name    string
+		payload []byte
+		err     string
+	}{
+		{"content size short of the claim", append(skippable(1100), zstdTestFrame(claim/2, 0, true, 0)...), "zstd frame declares 33554432 bytes, header says 67108864"},
+		{"content size past the claim", append(zstdTestFrame(claim+1, 0, true, 0), bytes.Repeat([]byte{0}, 64)...), "zstd frame declares 67108865 bytes, more than the 67108864"},
+		{"window past 8 MiB and the claim", zstdTestFrame(claim, 27, false, 0), "zstd frame declares a 134217728-byte window for at most 67108864 bytes"},
+		{"frame cut short", frame[:len(frame)-1], "zstd block of 1 bytes has only 0"},
+		{"reserved block type", append(bytes.Clone(frame[:13]), append([]byte{7, 0, 0}, frame[13:]...)...), "reserved type"},
+		{"not zstd", bytes.Repeat([]byte{0x55}, 4096), "zstd frame header"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err, alloc := readOneGroup(t, Zstd, claim, tc.payload)
+			require.ErrorIs(t, err, rowbridge.ErrLayout)
+			require.Contains(t, err.Error(), tc.err)
+			require.Less(t, alloc, uint64(1<<20), "refused after allocating %d bytes", alloc)
+		})
+	}
+}
+
+// skippable returns a skippable zstd frame of n bytes of user data.
+func skippable(n int) []byte {
+	f := binary.LittleEndian.AppendUint32([]byte{0x50, 0x2a, 0x4d, 0x18}, uint32(n))
+	return append(f, make([]byte, n)...)
+}
