@@ -82,8 +82,8 @@ func zlibZeros(t testing.TB, n int) []byte {
 
 // readOneGroup reads the first row of a Velox stream holding one
 // compressed group with payload claiming usize bytes, and returns the
-// first row (a copy), the error, and the bytes allocated meanwhile.
-func readOneGroup(t *testing.T, c Codec, usize int, payload []byte) ([]byte, error, uint64) {
+// first row (a copy), the bytes allocated meanwhile, and the error.
+func readOneGroup(t *testing.T, c Codec, usize int, payload []byte) ([]byte, uint64, error) {
 	t.Helper()
 	stream := append(header(int32(usize), int32(len(payload)), 1), payload...)
 	var before, after runtime.MemStats
@@ -98,7 +98,7 @@ func readOneGroup(t *testing.T, c Codec, usize int, payload []byte) ([]byte, err
 		first = bytes.Clone(rows[0])
 	}
 	runtime.KeepAlive(rd)
-	return first, err, after.TotalAlloc - before.TotalAlloc
+	return first, after.TotalAlloc - before.TotalAlloc, err
 }
 
 // TestGroupMemoryBoundedByClaim reads one compressed row group per case and
@@ -161,7 +161,7 @@ func TestGroupMemoryBoundedByClaim(t *testing.T) {
 		{"snappy zeros", Snappy, big, compressed(Snappy, zeros), "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			first, err, alloc := readOneGroup(t, tc.c, tc.usize, tc.payload)
+			first, alloc, err := readOneGroup(t, tc.c, tc.usize, tc.payload)
 			limit := uint64(tc.usize)*6/5 + groupMemSlack
 			t.Logf("%d-byte group claiming %d: %d bytes allocated (limit %d)", len(tc.payload), tc.usize, alloc, limit)
 			require.LessOrEqual(t, alloc, limit, "reading the group allocated more than 1.2x its claim")
@@ -267,7 +267,7 @@ func TestZstdRefusedBeforeAllocating(t *testing.T) {
 		{"not zstd", bytes.Repeat([]byte{0x55}, 4096), "zstd frame header"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err, alloc := readOneGroup(t, Zstd, claim, tc.payload)
+			_, alloc, err := readOneGroup(t, Zstd, claim, tc.payload)
 			require.ErrorIs(t, err, rowbridge.ErrLayout)
 			require.Contains(t, err.Error(), tc.err)
 			require.Less(t, alloc, uint64(1<<20), "refused after allocating %d bytes", alloc)
