@@ -36,11 +36,15 @@ func checkCompressed(m *message, body io.ReaderAt, bodyBase int64) error {
 	defer d.close()
 	for i := range rb.nBuffers {
 		off, length := rb.buffer(i)
-		if length == 0 {
-			continue
-		}
 		where := func(format string, args ...any) *Error {
 			return errorAt(bodyBase+off, format, args...).within("compressed buffer " + strconv.Itoa(i))
+		}
+		need, isBitmap := rb.bitmapNeeds[i]
+		if length == 0 {
+			if isBitmap && need > 0 {
+				return where("the validity buffer of a field node with null_count -1 (unknown) is empty, short of the %d bytes its bits need", need)
+			}
+			continue
 		}
 		if length < 8 {
 			return where("%d bytes are too few for the 8-byte uncompressed length", length)
@@ -50,6 +54,15 @@ func checkCompressed(m *message, body io.ReaderAt, bodyBase int64) error {
 			return err
 		}
 		n := int64(binary.LittleEndian.Uint64(prefix[:]))
+		if isBitmap {
+			size := n
+			if n == -1 {
+				size = length - 8
+			}
+			if size < need {
+				return where("the validity buffer of a field node with null_count -1 (unknown) holds %d bytes, short of the %d its bits need", max(size, 0), need)
+			}
+		}
 		if n == -1 || n == 0 {
 			continue
 		}

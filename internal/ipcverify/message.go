@@ -23,6 +23,11 @@ type recordBatch struct {
 	nVariadic         int
 	hasVariadic       bool // the variadicBufferCounts vector is present
 	codec             int  // the BodyCompression codec, or -1 when uncompressed
+
+	// bitmapNeeds maps a validity buffer whose field node's null count is
+	// -1 (unknown) to the bytes it must hold, for a compressed batch, whose
+	// buffer lengths only its body tells; checkCompressed checks them.
+	bitmapNeeds map[int]int64
 }
 
 // Body compression codecs arrow-go reads (CompressionType); any other value
@@ -92,8 +97,8 @@ func checkRecordBatch(t table, bodyLen, base int64) (*recordBatch, *Error) {
 	rb.nodes, rb.nNodes = t.vector(recordBatchNodes)
 	for i := range rb.nNodes {
 		p := rb.nodes + fieldNodeSize*i
-		length, nulls := t.int64At(p), t.int64At(p+8)
-		if length < 0 || nulls < 0 || nulls > length {
+		// The null count depends on the field's type; checkLayout checks it.
+		if length, nulls := t.int64At(p), t.int64At(p+8); length < 0 {
 			return nil, errorAt(base+int64(p), "field node with length %d and null_count %d", length, nulls).within(fmt.Sprintf(".nodes[%d]", i))
 		}
 	}
@@ -129,9 +134,10 @@ func (rb *recordBatch) buffer(i int) (off, length int64) {
 	return rb.t.int64At(p), rb.t.int64At(p + 8)
 }
 
-// node returns the null count of field node i.
-func (rb *recordBatch) nullCount(i int) int64 {
-	return rb.t.int64At(rb.nodes + fieldNodeSize*i + 8)
+// node returns the length and null count of field node i.
+func (rb *recordBatch) node(i int) (length, nullCount int64) {
+	p := rb.nodes + fieldNodeSize*i
+	return rb.t.int64At(p), rb.t.int64At(p + 8)
 }
 
 // checkDelta checks that a delta dictionary batch adds to a dictionary an
