@@ -89,6 +89,7 @@ func repeatJSON(js string, n int) string {
 func TestDecodeGoldenRows(t *testing.T) {
 	for _, g := range goldenRows {
 		t.Run(g.name, func(t *testing.T) {
+			skipArrowDecimals(t, g.schema) // the JSON of the expected batch
 			mem := checkedMem(t)
 			dec := mustDecoder(t, g.schema, mem)
 			for _, flavor := range []struct{ name, hex string }{{"spark", g.spark}, {"velox", g.velox}} {

@@ -60,16 +60,19 @@ func TestEncodeGolden(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	for _, g := range goldenRows {
-		rec := goldenRecord(t, mem, g)
-		for _, fl := range flavors {
-			want := g.spark
-			if fl == Velox {
-				want = g.velox
+		t.Run(g.name, func(t *testing.T) {
+			skipArrowDecimals(t, g.schema) // the JSON of the batch to encode
+			rec := goldenRecord(t, mem, g)
+			defer rec.Release()
+			for _, fl := range flavors {
+				want := g.spark
+				if fl == Velox {
+					want = g.velox
+				}
+				rows := encodeWith(t, fl, rec)
+				requireBytes(t, goldenBytes(want), rows.Row(0), g.name+"/"+fl.String())
 			}
-			rows := encodeWith(t, fl, rec)
-			requireBytes(t, goldenBytes(want), rows.Row(0), g.name+"/"+fl.String())
-		}
-		rec.Release()
+		})
 	}
 }
 
@@ -505,13 +508,15 @@ func TestEncodeErrors(t *testing.T) {
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, 0, ee.Row) // MinInt64 fits int64 but not precision 18
 	require.Equal(t, "d", ee.Field)
-	require.ErrorContains(t, err, "exceeds decimal precision 18")
+	// The value is printed whole on 32-bit platforms too (Num.BigInt is not).
+	require.ErrorContains(t, err, "unscaled value -9223372036854775808 exceeds decimal precision 18")
 	one := rec.NewSlice(1, 2)
 	_, err = enc.Encode(one)
 	one.Release()
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, 0, ee.Row)
 	require.Equal(t, "d", ee.Field) // 2^63 does not fit int64
+	require.ErrorContains(t, err, "unscaled value 9223372036854775808 exceeds")
 
 	// A long decimal beyond its precision fails too, in both flavours.
 	dec20 := &arrow.Decimal128Type{Precision: 20, Scale: 0}
@@ -532,6 +537,7 @@ func TestEncodeErrors(t *testing.T) {
 		require.ErrorIs(t, err, rowbridge.ErrValue)
 		require.Equal(t, 1, ee.Row)
 		require.Equal(t, "l", ee.Field)
+		require.ErrorContains(t, err, "unscaled value 100000000000000000000 exceeds decimal precision 20")
 	}
 
 	// A null map key. arrow-go refuses to build such a map, so bind the
@@ -588,6 +594,7 @@ func TestEncodeConcurrent(t *testing.T) {
 		full := testgen.RandomBatch(mem, r, sh.Schema, 60, sh.BatchOptions...)
 		for _, fl := range flavors {
 			t.Run(shape+"/"+fl.String(), func(t *testing.T) {
+				skipArrowDecimals(t, sh.Schema)
 				enc, err := NewEncoder(full.Schema(), WithFlavor(fl))
 				require.NoError(t, err)
 				serial := full.NewSlice(7, 51)
