@@ -36,16 +36,15 @@ func elemWidth(e *arrowvec.Node) int64 {
 func arrayHeader(count int64) int64 { return 8 + 8*nwords(count) }
 
 // elemLayout is how the elements of an array are laid out, and so which
-// sizes the array may have.
+// sizes the array may have beyond the header+count*width it needs.
 type elemLayout struct {
 	width int64 // bytes per element in the element region
-	// fixed: values in the element region, nothing after it, so the array
-	// is exactly header+count*width bytes (Velox) or that rounded up to 8
-	// (Spark).
-	fixed bool
-	// words: offset/size words, whose values follow 8-aligned, so the
-	// array is a multiple of 8 bytes.
-	words bool
+	// slack is the most bytes the array may have beyond what it needs, and
+	// align the mask of the low bits that must be zero in a size that has
+	// any: fixed-width values end the array, which is exactly what it needs
+	// (Velox) or that rounded up to 8 (Spark); offset/size words are
+	// followed by 8-aligned values, so the array is a multiple of 8.
+	slack, align int64
 }
 
 // layoutOf is the element layout of arrays of e. NullType elements are
@@ -54,20 +53,36 @@ type elemLayout struct {
 func layoutOf(e *arrowvec.Node) elemLayout {
 	switch {
 	case e.Kind == arrowvec.KindNull:
-		return elemLayout{}
+		return elemLayout{slack: math.MaxInt64}
 	case isInline(e):
-		return elemLayout{width: elemWidth(e), fixed: true}
+		return elemLayout{width: elemWidth(e), slack: 7, align: 7}
 	}
-	return elemLayout{width: 8, words: true}
+	return elemLayout{width: 8, slack: math.MaxInt64, align: 7}
 }
 
 // arrayCount reads the element count of the array at s and checks that its
 // header and element region fit in the array's bytes (so no count is ever
-// trusted beyond the bytes present), that its size is one the element
-// layout allows and that no null bit is set past the count. On failure
+// trusted beyond the bytes present), then arrayShapeOK. On failure
 // arrayCountError says why.
 func (st *decodeState) arrayCount(s span, el elemLayout) (int64, bool) {
-	return countAt(st.rows[s.row], s, el)
+	r := st.rows[s.row]
+	c, ok := countAt(r, s, el.width)
+	return c, ok && arrayShapeOK(r, s, c, el)
+}
+
+// arrayShapeOK checks what Spark and Velox both guarantee of an array of c
+// elements that fits its bytes: its size is one its element layout allows,
+// and no null bit is set past the count in the last bitset word. Sizes are
+// computed in int64 from a count below 2^31, so nothing overflows on 32-bit
+// platforms.
+func arrayShapeOK(r []byte, a span, c int64, el elemLayout) bool {
+	size := int64(a.end - a.start)
+	d := size - (arrayHeader(c) + c*el.width)
+	if d > el.slack || (d != 0 && size&el.align != 0) {
+		return false
+	}
+	last := a.start + 8*int32(nwords(c)) // the last bitset word; the count word when c == 0
+	return binary.LittleEndian.Uint64(r[last:last+8])&unusedBits(c) == 0
 }
 
 func (st *decodeState) arrayCountError(s span, el elemLayout, path string) error {
@@ -86,10 +101,10 @@ func (st *decodeState) arrayCountError(s span, el elemLayout, path string) error
 	case need > size:
 		return fail(s.row, path, int64(s.start), rowbridge.ErrCount,
 			"%d elements of %d bytes do not fit in a %d-byte array", c, el.width, size)
-	case el.fixed && size != need && size != roundUp8(need):
+	case el.slack == 7 && size != need && size != roundUp8(need):
 		return fail(s.row, path, int64(s.start), rowbridge.ErrLayout,
 			"array of %d bytes, but %d elements of %d bytes take %d (%d padded)", size, c, el.width, need, roundUp8(need))
-	case el.words && size&7 != 0:
+	case size != need && size&el.align != 0:
 		return fail(s.row, path, int64(s.start), rowbridge.ErrLayout,
 			"array of %d variable-length elements has %d bytes, not a multiple of 8", c, size)
 	}
@@ -106,9 +121,10 @@ func (st *decodeState) arrayCountError(s span, el elemLayout, path string) error
 func roundUp8(n int64) int64 { return (n + 7) &^ 7 }
 
 // countArrays is the first pass over a level of arrays: it marks null
-// arrays, writes the Arrow offsets and returns the element total. The loop
-// only counts; the error is built after it, so that what the error needs
-// does not crowd the loop's registers.
+// arrays, checks each array (arrayCount), writes the Arrow offsets and
+// returns the element total. The loop only counts; the error is built
+// after it, so that what the error needs does not crowd the loop's
+// registers.
 func (st *decodeState) countArrays(spans []span, el elemLayout, path string, offs []int32, v *arrowvec.Validity) (int, error) {
 	total, bad := countLevel(st.rows, spans, el, offs, v)
 	if bad < 0 {
@@ -121,6 +137,11 @@ func (st *decodeState) countArrays(spans []span, el elemLayout, path string, off
 	return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
 		"more than 2^31-1 elements in one column")
 }
+
+// unusedBits masks the bits past c in the last word of a bitset of c bits
+// (none when c is a multiple of 64, or 0) without a branch on c: arrays of
+// random 0 or 1 elements would mispredict it. A shift by 64 gives 0.
+func unusedBits(c int64) uint64 { return ^uint64(0) << (((c - 1) & 63) + 1) }
 
 // countLevel counts the arrays for countArrays. It stops at the first array
 // whose count does not fit it or takes the total past 2^31-1 and returns
@@ -144,7 +165,9 @@ func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *arr
 // countRun writes the offsets of the arrays from index k on, the element
 // total so far being total, up to the first null array or array countLevel
 // stops at, and returns its index (len(spans) at the end) and the total
-// before it.
+// before it. It is arrayCount written out, so that the loop makes no call
+// and no branch on the count, which is random in arrays of 0 or 1 elements
+// and would be mispredicted.
 func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, total int64) (int, int64) {
 	offs = offs[:len(spans)+1]
 	for ; k < len(spans); k++ {
@@ -152,8 +175,25 @@ func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, t
 		if s.isNull() {
 			return k, total
 		}
-		c, ok := countAt(rows[s.row], s, el)
-		if !ok || total+c > math.MaxInt32 {
+		r := rows[s.row]
+		size := int64(s.end - s.start)
+		if size < 8 {
+			return k, total
+		}
+		c := int64(binary.LittleEndian.Uint64(r[s.start : s.start+8]))
+		if uint64(c) > math.MaxInt32 {
+			return k, total
+		}
+		d := size - (arrayHeader(c) + c*el.width)
+		if uint64(d) > uint64(el.slack) { // d < 0 is huge
+			return k, total
+		}
+		// With d >= 0 the bitset is there. Stray null bits and slack in a
+		// size with unaligned low bits are ORed, so that one branch tests
+		// both (size&align <= 7 and d < 2^32: the product cannot wrap).
+		last := s.start + 8*int32(nwords(c))
+		if binary.LittleEndian.Uint64(r[last:last+8])&unusedBits(c)|uint64(size&el.align)*uint64(d) != 0 ||
+			total+c > math.MaxInt32 {
 			return k, total
 		}
 		total += c
@@ -162,27 +202,17 @@ func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, t
 	return k, total
 }
 
-// countAt is arrayCount for an array in row r. Sizes are computed in
-// int64 from a count already known to be below 2^31, so nothing overflows
-// on 32-bit platforms.
-func countAt(r []byte, a span, el elemLayout) (int64, bool) {
-	size := int64(a.end - a.start)
-	if size < 8 {
+// countAt reads the count of an array in row r and checks that its header
+// and c elements of width bytes fit in it. The sizes are int64 and the count
+// is below 2^31 before it is multiplied, so nothing wraps on 32-bit
+// platforms.
+func countAt(r []byte, a span, width int64) (int64, bool) {
+	if a.end-a.start < 8 {
 		return 0, false
 	}
 	c := int64(binary.LittleEndian.Uint64(r[a.start : a.start+8]))
-	if uint64(c) > math.MaxInt32 {
+	if uint64(c) > math.MaxInt32 || arrayHeader(c)+c*width > int64(a.end-a.start) {
 		return 0, false
-	}
-	need := arrayHeader(c) + c*el.width
-	if need > size || (el.fixed && size != need && size != roundUp8(need)) || (el.words && size&7 != 0) {
-		return 0, false
-	}
-	if c&63 != 0 { // the last bitset word's bits past the count are zero
-		last := a.start + int32(8*nwords(c))
-		if binary.LittleEndian.Uint64(r[last:last+8])&(^uint64(0)<<(c&63)) != 0 {
-			return 0, false
-		}
 	}
 	return c, true
 }

@@ -2,6 +2,7 @@ package unsaferow
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -189,11 +190,12 @@ func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldS
 func resolveWord(r []byte, s span, at, varStart int32, used *int64, budget int64) (span, bool) {
 	w := binary.LittleEndian.Uint64(r[at : at+8])
 	size := int64(uint32(w))
-	off := int64(w >> 32)
-	start := int64(s.start) + off
+	start := int64(s.start) + int64(w>>32)
 	end := start + size
 	*used += size
-	if end > int64(s.end) || off < int64(varStart) || off&7 != 0 || *used > budget {
+	// varStart is a multiple of 8, so one mask finds an offset before it
+	// (negative) or not at a multiple of 8 (low bits).
+	if end > int64(s.end) || (int64(w>>32)-int64(varStart))&(math.MinInt64|7) != 0 || *used > budget {
 		return span{}, false
 	}
 	return span{row: s.row, start: int32(start), end: int32(end)}, true
