@@ -195,28 +195,6 @@ func hostile32Cases() []hostileCase {
 	}
 }
 
-func runHostileCase(t *testing.T, c hostileCase) {
-	t.Helper()
-	mem := checkedMem(t)
-	dec := mustDecoder(t, c.schema, mem)
-	// The bad row is row 1, after a good one, so the row index is checked too.
-	good := handRow(make([]hv, c.schema.NumFields())...)
-	for i := range c.schema.NumFields() {
-		good[i/8] |= 1 << (i % 8)
-	}
-	rec, err := dec.Decode([][]byte{good, c.row})
-	if err == nil {
-		rec.Release()
-		t.Fatal("decoded a hostile row")
-	}
-	assertDecodeError(t, err, c.err, c.field, c.offset)
-	var de *rowbridge.DecodeError
-	errors.As(err, &de)
-	if de.Row != 1 {
-		t.Fatalf("row %d, want 1", de.Row)
-	}
-}
-
 func TestDecodeRefusesWhatNoWriterWrites(t *testing.T) {
 	for _, c := range schemaCases() {
 		t.Run(c.name, func(t *testing.T) { runHostileCase(t, c) })
