@@ -59,9 +59,13 @@ func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fiel
 
 // decodeLongDecimal decodes the BigInteger payloads located by spans.
 func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+	size, ok := columnBytes(len(spans), 16)
+	if !ok {
+		return nil, columnTooBig(spans, n.Path, len(spans), 16)
+	}
 	var v arrowvec.Validity
 	v.Reset(st.mem, len(spans))
-	buf := arrowvec.NewBuffer(st.mem, 16*len(spans))
+	buf := arrowvec.NewBuffer(st.mem, size)
 	out := view[uint64](buf.Bytes())
 	limit := decimal128.GetMaxValue(n.Precision)
 	for k, s := range spans {

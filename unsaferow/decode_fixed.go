@@ -33,7 +33,12 @@ func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot)
 		return arrowvec.NewFixedData(f.Type, n, validity, nulls, buf), nil
 	}
 	width := f.Kind.ValueWidth()
-	buf := arrowvec.NewBuffer(st.mem, n*width)
+	size, ok := columnBytes(n, width)
+	if !ok {
+		v.Release()
+		return nil, columnTooBig(spans, f.Path, n, width)
+	}
+	buf := arrowvec.NewBuffer(st.mem, size)
 	b := buf.Bytes()
 	switch {
 	case f.Kind == arrowvec.KindDecimal:

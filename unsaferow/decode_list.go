@@ -35,52 +35,122 @@ func elemWidth(e *arrowvec.Node) int64 {
 // arrayHeader is the byte length of the count word and null bitset.
 func arrayHeader(count int64) int64 { return 8 + 8*nwords(count) }
 
-// arrayCount reads the element count of the array at s and checks that its
-// header and element region fit in the array's bytes (so no count is ever
-// trusted beyond the bytes present). On failure arrayCountError says why.
-func (st *decodeState) arrayCount(s span, width int64) (int64, bool) {
-	return countAt(st.rows[s.row], s, width)
+// elemLayout is how the elements of an array are laid out, and so which
+// sizes the array may have beyond the header+count*width it needs.
+type elemLayout struct {
+	width int64 // bytes per element in the element region
+	// slack is the most bytes the array may have beyond what it needs, and
+	// align the mask of the low bits that must be zero in a size that has
+	// any: fixed-width values end the array, which is exactly what it needs
+	// (Velox) or that rounded up to 8 (Spark); offset/size words are
+	// followed by 8-aligned values, so the array is a multiple of 8.
+	slack, align int64
 }
 
-func (st *decodeState) arrayCountError(s span, width int64, path string) error {
+// layoutOf is the element layout of arrays of e. NullType elements are
+// never read, so whatever Spark (8 bytes each) or Velox (none) reserved is
+// accepted: their arrays are only checked to hold the header.
+func layoutOf(e *arrowvec.Node) elemLayout {
+	switch {
+	case e.Kind == arrowvec.KindNull:
+		return elemLayout{slack: math.MaxInt64}
+	case isInline(e):
+		return elemLayout{width: elemWidth(e), slack: 7, align: 7}
+	}
+	return elemLayout{width: 8, slack: math.MaxInt64, align: 7}
+}
+
+// arrayCount reads the element count of the array at s and checks that its
+// header and element region fit in the array's bytes (so no count is ever
+// trusted beyond the bytes present), then arrayShapeOK. On failure
+// arrayCountError says why.
+func (st *decodeState) arrayCount(s span, el elemLayout) (int64, bool) {
+	r := st.rows[s.row]
+	c, ok := countAt(r, s, el.width)
+	return c, ok && arrayShapeOK(r, s, c, el)
+}
+
+// arrayShapeOK checks what Spark and Velox both guarantee of an array of c
+// elements that fits its bytes: its size is one its element layout allows,
+// and no null bit is set past the count in the last bitset word. Sizes are
+// computed in int64 from a count below 2^31, so nothing overflows on 32-bit
+// platforms.
+func arrayShapeOK(r []byte, a span, c int64, el elemLayout) bool {
+	size := int64(a.end - a.start)
+	d := size - (arrayHeader(c) + c*el.width)
+	if d > el.slack || (d != 0 && size&el.align != 0) {
+		return false
+	}
+	last := a.start + 8*int32(nwords(c)) // the last bitset word; the count word when c == 0
+	return binary.LittleEndian.Uint64(r[last:last+8])&unusedBits(c) == 0
+}
+
+func (st *decodeState) arrayCountError(s span, el elemLayout, path string) error {
+	r := st.rows[s.row]
 	size := int64(s.end - s.start)
 	if size < 8 {
 		return fail(s.row, path, int64(s.start), rowbridge.ErrTruncated,
 			"array of %d bytes has no element count", size)
 	}
-	c := int64(binary.LittleEndian.Uint64(st.rows[s.row][s.start : s.start+8]))
+	c := int64(binary.LittleEndian.Uint64(r[s.start : s.start+8]))
 	if c < 0 || c > math.MaxInt32 {
 		return fail(s.row, path, int64(s.start), rowbridge.ErrCount, "element count %d", c)
 	}
-	return fail(s.row, path, int64(s.start), rowbridge.ErrCount,
-		"%d elements of %d bytes do not fit in a %d-byte array", c, width, size)
+	need := arrayHeader(c) + c*el.width
+	switch {
+	case need > size:
+		return fail(s.row, path, int64(s.start), rowbridge.ErrCount,
+			"%d elements of %d bytes do not fit in a %d-byte array", c, el.width, size)
+	case el.slack == 7 && size != need && size != roundUp8(need):
+		return fail(s.row, path, int64(s.start), rowbridge.ErrLayout,
+			"array of %d bytes, but %d elements of %d bytes take %d (%d padded)", size, c, el.width, need, roundUp8(need))
+	case size != need && size&el.align != 0:
+		return fail(s.row, path, int64(s.start), rowbridge.ErrLayout,
+			"array of %d variable-length elements has %d bytes, not a multiple of 8", c, size)
+	}
+	for j := c; j < 64*nwords(c); j++ {
+		if at := int64(s.start) + 8 + j>>3; r[at]&(1<<(j&7)) != 0 {
+			return fail(s.row, path, at, rowbridge.ErrLayout,
+				"null bit %d is set, but the array has %d elements", j, c)
+		}
+	}
+	return fail(s.row, path, int64(s.start), rowbridge.ErrCount, "element count %d", c)
 }
 
+// roundUp8 rounds n up to a multiple of 8.
+func roundUp8(n int64) int64 { return (n + 7) &^ 7 }
+
 // countArrays is the first pass over a level of arrays: it marks null
-// arrays, writes the Arrow offsets and returns the element total. The loop
-// only counts; the error is built after it, so that what the error needs
-// does not crowd the loop's registers.
-func (st *decodeState) countArrays(spans []span, width int64, path string, offs []int32, v *arrowvec.Validity) (int, error) {
-	total, bad := countLevel(st.rows, spans, width, offs, v)
+// arrays, checks each array (arrayCount), writes the Arrow offsets and
+// returns the element total. The loop only counts; the error is built
+// after it, so that what the error needs does not crowd the loop's
+// registers.
+func (st *decodeState) countArrays(spans []span, el elemLayout, path string, offs []int32, v *arrowvec.Validity) (int, error) {
+	total, bad := countLevel(st.rows, spans, el, offs, v)
 	if bad < 0 {
 		return int(total), nil
 	}
 	s := spans[bad]
-	if _, ok := st.arrayCount(s, width); !ok {
-		return 0, st.arrayCountError(s, width, path)
+	if _, ok := st.arrayCount(s, el); !ok {
+		return 0, st.arrayCountError(s, el, path)
 	}
 	return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
 		"more than 2^31-1 elements in one column")
 }
 
+// unusedBits masks the bits past c in the last word of a bitset of c bits
+// (none when c is a multiple of 64, or 0) without a branch on c: arrays of
+// random 0 or 1 elements would mispredict it. A shift by 64 gives 0.
+func unusedBits(c int64) uint64 { return ^uint64(0) << (((c - 1) & 63) + 1) }
+
 // countLevel counts the arrays for countArrays. It stops at the first array
 // whose count does not fit it or takes the total past 2^31-1 and returns
 // its index as bad (-1 when there is none). Null arrays are marked here,
 // between runs of countRun, so that loop makes no call.
-func countLevel(rows [][]byte, spans []span, width int64, offs []int32, v *arrowvec.Validity) (total int64, bad int) {
+func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *arrowvec.Validity) (total int64, bad int) {
 	offs = offs[:len(spans)+1]
 	for k := 0; ; k++ {
-		k, total = countRun(rows, spans, width, offs, k, total)
+		k, total = countRun(rows, spans, el, offs, k, total)
 		if k == len(spans) {
 			return total, -1
 		}
@@ -95,16 +165,35 @@ func countLevel(rows [][]byte, spans []span, width int64, offs []int32, v *arrow
 // countRun writes the offsets of the arrays from index k on, the element
 // total so far being total, up to the first null array or array countLevel
 // stops at, and returns its index (len(spans) at the end) and the total
-// before it.
-func countRun(rows [][]byte, spans []span, width int64, offs []int32, k int, total int64) (int, int64) {
+// before it. It is arrayCount written out, so that the loop makes no call
+// and no branch on the count, which is random in arrays of 0 or 1 elements
+// and would be mispredicted.
+func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, total int64) (int, int64) {
 	offs = offs[:len(spans)+1]
 	for ; k < len(spans); k++ {
 		s := spans[k]
 		if s.isNull() {
 			return k, total
 		}
-		c, ok := countAt(rows[s.row], s, width)
-		if !ok || total+c > math.MaxInt32 {
+		r := rows[s.row]
+		size := int64(s.end - s.start)
+		if size < 8 {
+			return k, total
+		}
+		c := int64(binary.LittleEndian.Uint64(r[s.start : s.start+8]))
+		if uint64(c) > math.MaxInt32 {
+			return k, total
+		}
+		d := size - (arrayHeader(c) + c*el.width)
+		if uint64(d) > uint64(el.slack) { // d < 0 is huge
+			return k, total
+		}
+		// With d >= 0 the bitset is there. Stray null bits and slack in a
+		// size with unaligned low bits are ORed, so that one branch tests
+		// both (size&align <= 7 and d < 2^32: the product cannot wrap).
+		last := s.start + 8*int32(nwords(c))
+		if binary.LittleEndian.Uint64(r[last:last+8])&unusedBits(c)|uint64(size&el.align)*uint64(d) != 0 ||
+			total+c > math.MaxInt32 {
 			return k, total
 		}
 		total += c
@@ -113,7 +202,10 @@ func countRun(rows [][]byte, spans []span, width int64, offs []int32, k int, tot
 	return k, total
 }
 
-// countAt is arrayCount for an array in row r.
+// countAt reads the count of an array in row r and checks that its header
+// and c elements of width bytes fit in it. The sizes are int64 and the count
+// is below 2^31 before it is multiplied, so nothing wraps on 32-bit
+// platforms.
 func countAt(r []byte, a span, width int64) (int64, bool) {
 	if a.end-a.start < 8 {
 		return 0, false
@@ -131,7 +223,7 @@ func (st *decodeState) decodeList(n *arrowvec.Node, spans []span) (arrow.ArrayDa
 	var v arrowvec.Validity
 	v.Reset(st.mem, len(spans))
 	offBuf, offs := arrowvec.NewOffsets(st.mem, len(spans))
-	total, err := st.countArrays(spans, elemWidth(e), n.Path, offs, &v)
+	total, err := st.countArrays(spans, layoutOf(e), n.Path, offs, &v)
 	if err != nil {
 		v.Release()
 		offBuf.Release()
@@ -189,7 +281,8 @@ func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []in
 	defer st.sc.pop(total)
 	if bad, at, used := resolveElementWords(st.rows, arrays, offs, child, st.budget); bad >= 0 {
 		s := arrays[bad]
-		return nil, st.wordError(st.rows[s.row], s, at, e.Path, used)
+		c := int64(offs[bad+1] - offs[bad])
+		return nil, st.wordError(st.rows[s.row], s, at, int32(arrayHeader(c)+8*c), e.Path, used)
 	}
 	return st.decodeValue(e, child)
 }
@@ -212,11 +305,12 @@ func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []spa
 		r := rows[s.row]
 		bits := elementBits(r, s.start, c)
 		words := s.start + 8 + int32(len(bits))
+		varStart := words - s.start + 8*c // values follow the element words
 		dst := child[first : first+c]
 		if !hasNulls(bits, c) {
 			for j := range dst {
 				p := words + 8*int32(j)
-				x, ok := resolveWord(r, s, p, &used, budget)
+				x, ok := resolveWord(r, s, p, varStart, &used, budget)
 				if !ok {
 					return k, p, used
 				}
@@ -230,7 +324,7 @@ func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []spa
 				continue
 			}
 			p := words + 8*int32(j)
-			x, ok := resolveWord(r, s, p, &used, budget)
+			x, ok := resolveWord(r, s, p, varStart, &used, budget)
 			if !ok {
 				return k, p, used
 			}
@@ -298,11 +392,20 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 		validity, nulls := v.Finish()
 		return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
 	}
+	width := e.Kind.ValueWidth()
+	if e.Kind == arrowvec.KindDecimal {
+		width = 16
+	}
+	size, ok := columnBytes(total, width)
+	if !ok {
+		v.Release()
+		return nil, columnTooBig(arrays, e.Path, total, width)
+	}
 	if e.Kind == arrowvec.KindDecimal {
 		return st.decodeShortDecimalElements(e, arrays, offs, total, &v)
 	}
-	w := int32(e.Kind.ValueWidth())
-	buf := arrowvec.NewBuffer(st.mem, total*int(w))
+	w := int32(width)
+	buf := arrowvec.NewBuffer(st.mem, size)
 	out := buf.Bytes()
 	if w == 8 {
 		copyWordElements(st.rows, arrays, offs, view[uint64](out), &v)
@@ -316,7 +419,7 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 		first, c := offs[k], offs[k+1]-offs[k]
 		r := st.rows[s.row]
 		bitsAt, at := s.start+8, s.start+int32(arrayHeader(int64(c)))
-		dst, n := out[first*w:], c*w
+		dst, n := out[int(first)*int(w):], c*w // c*w fits: the region is inside the row
 		// Inner arrays of ARRAY(ARRAY(BIGINT)) hold 0 or 1 element. Such
 		// a region is copied as one whole word, and its null bits are read
 		// as one word, whenever the row and out have the room, so that no
@@ -418,7 +521,7 @@ func clearNullElements(bits []byte, c int32, dst []byte, w int32, first int, v *
 
 // decodeShortDecimalElements widens int64 elements to decimal128.
 func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []span, offs []int32, total int, v *arrowvec.Validity) (arrow.ArrayData, error) {
-	buf := arrowvec.NewBuffer(st.mem, 16*total)
+	buf := arrowvec.NewBuffer(st.mem, 16*total) // checked by decodeInlineElements
 	out := view[uint64](buf.Bytes())
 	for k, s := range arrays {
 		if s.isNull() {
@@ -429,10 +532,10 @@ func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []spa
 		bits := elementBits(r, s.start, c)
 		at := s.start + 8 + int32(len(bits))
 		for j := int32(0); j < c; j++ {
-			i := first + j
+			i := int(first + j) // 2*i is past 2^31 for 2^30 elements
 			if bitSet(bits, j) {
 				out[2*i], out[2*i+1] = 0, 0
-				v.SetNull(int(i))
+				v.SetNull(i)
 				continue
 			}
 			p := at + 8*j

@@ -45,7 +45,7 @@ func (st *decodeState) decodeMap(n *arrowvec.Node, spans []span) (arrow.ArrayDat
 		offBuf.Release()
 		return nil, err
 	}
-	total, err := st.countArrays(keyArrays, elemWidth(kn), kn.Path, offs, &v)
+	total, err := st.countArrays(keyArrays, layoutOf(kn), kn.Path, offs, &v)
 	if err != nil {
 		return abort(err)
 	}
@@ -71,9 +71,9 @@ func (st *decodeState) checkValueCounts(n, vn *arrowvec.Node, valArrays []span, 
 		if s.isNull() {
 			continue
 		}
-		c, ok := st.arrayCount(s, elemWidth(vn))
+		c, ok := st.arrayCount(s, layoutOf(vn))
 		if !ok {
-			return st.arrayCountError(s, elemWidth(vn), vn.Path)
+			return st.arrayCountError(s, layoutOf(vn), vn.Path)
 		}
 		if keys := int64(offs[k+1] - offs[k]); c != keys {
 			return fail(s.row, n.Path, int64(s.start), rowbridge.ErrCount,

@@ -125,7 +125,8 @@ func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
 
 // copySlotValues copies each non-null value into data (sized by slotSizes)
 // and writes the offsets; it reports false at the first value that does not
-// lie inside its struct.
+// lie inside its struct's variable region at a multiple of 8 (resolveWord's
+// checks but the budget, which slotSizes' total already met).
 func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, v *arrowvec.Validity) bool {
 	offs = offs[:len(spans)+1]
 	pos := 0
@@ -135,9 +136,10 @@ func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, dat
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
 				p := s.start + fs.slot
 				w := binary.LittleEndian.Uint64(r[p : p+8])
-				start := int64(s.start) + int64(w>>32)
+				off := int64(w >> 32)
+				start := int64(s.start) + off
 				end := start + int64(uint32(w))
-				if end > int64(s.end) {
+				if end > int64(s.end) || off < int64(fs.varStart) || off&7 != 0 {
 					return false
 				}
 				pos += copy(data[pos:], r[start:end])

@@ -2,6 +2,8 @@ package unsaferow
 
 import (
 	"encoding/binary"
+	"math"
+	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
@@ -9,23 +11,26 @@ import (
 )
 
 // decodeStruct decodes the nested structs located by spans (spec §1.5).
+// Like a top-level row, a struct is a multiple of 8 bytes, and exactly its
+// null bitset and slots when every field is fixed-width.
 func (st *decodeState) decodeStruct(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
 	var v arrowvec.Validity
 	v.Reset(st.mem, len(spans))
 	need := int32(structHeaderBytes(len(n.Children)))
+	exact := fixedOnly(n.Children)
 	for k, s := range spans {
 		if s.isNull() {
 			v.SetNull(k)
 			continue
 		}
-		if s.end-s.start < need {
+		size := s.end - s.start
+		if size < need || size&7 != 0 || (exact && size != need) {
 			v.Release()
-			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrTruncated,
-				"struct of %d bytes, its %d fields need %d", s.end-s.start, len(n.Children), need)
+			return nil, structSizeError(s, n, need, exact)
 		}
 	}
 	children := make([]arrow.ArrayData, len(n.Children))
-	if err := st.decodeFields(n.Children, spans, children); err != nil {
+	if err := st.decodeFields(n.Path, n.Children, spans, children); err != nil {
 		v.Release()
 		return nil, err
 	}
@@ -33,15 +38,34 @@ func (st *decodeState) decodeStruct(n *arrowvec.Node, spans []span) (arrow.Array
 	return arrowvec.NewStructData(n.Type, len(spans), validity, nulls, children), nil
 }
 
+func structSizeError(s span, n *arrowvec.Node, need int32, exact bool) error {
+	size := s.end - s.start
+	switch {
+	case size < need:
+		return fail(s.row, n.Path, int64(s.start), rowbridge.ErrTruncated,
+			"struct of %d bytes, its %d fields need %d", size, len(n.Children), need)
+	case size&7 != 0:
+		return fail(s.row, n.Path, int64(s.start), rowbridge.ErrLayout,
+			"struct of %d bytes is not a multiple of 8", size)
+	}
+	return fail(s.row, n.Path, int64(s.start), rowbridge.ErrLayout,
+		"struct of %d bytes; its %d fields are all fixed-width and take exactly %d", size, len(n.Children), need)
+}
+
 // decodeFields decodes every field of the structs located by spans into
-// out, one column at a time. Each valid span has been checked to hold the
-// null bitset and all slots. A field is null where its struct is null or
-// its null bit is set; only then is its slot left unread. A null bit set in
-// a valid struct for a NOT NULL field is an ErrLayout at the bit's byte.
-func (st *decodeState) decodeFields(fields []*arrowvec.Node, spans []span, out []arrow.ArrayData) error {
+// out, one column at a time; path names the structs ("" for top-level
+// rows). Each valid span has been checked to hold the null bitset and all
+// slots. A field is null where its struct is null or its null bit is set;
+// only then is its slot left unread. A null bit set in a valid struct for a
+// NOT NULL field, or past the last field, is an ErrLayout at the bit's byte.
+func (st *decodeState) decodeFields(path string, fields []*arrowvec.Node, spans []span, out []arrow.ArrayData) error {
+	if err := st.checkUnusedBits(path, len(fields), spans); err != nil {
+		return err
+	}
 	bitset := int(8 * nwords(int64(len(fields))))
+	header := int32(structHeaderBytes(len(fields)))
 	for i, f := range fields {
-		slot := fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7)}
+		slot := fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7), varStart: header}
 		if notNull(f) {
 			if k := firstNullField(st.rows, spans, slot); k >= 0 {
 				releaseAll(out[:i])
@@ -68,6 +92,41 @@ func (st *decodeState) decodeFields(fields []*arrowvec.Node, spans []span, out [
 	return nil
 }
 
+// checkUnusedBits fails at the first valid struct in spans with a null bit
+// set past its n fields (in the last word of its bitset). Spark and Velox
+// leave those bits zero, so a set one means the bytes hold more fields than
+// the schema says.
+func (st *decodeState) checkUnusedBits(path string, n int, spans []span) error {
+	if n&63 == 0 {
+		return nil
+	}
+	last := int32(8 * (nwords(int64(n)) - 1))
+	mask := ^uint64(0) << (n & 63)
+	k := firstUnusedBit(st.rows, spans, last, mask)
+	if k < 0 {
+		return nil
+	}
+	s := spans[k]
+	bit := int64(last)*8 + int64(bits.TrailingZeros64(binary.LittleEndian.Uint64(st.rows[s.row][s.start+last:])&mask))
+	what := "struct"
+	if path == "" {
+		what = "row"
+	}
+	return fail(s.row, path, int64(s.start)+bit/8, rowbridge.ErrLayout,
+		"null bit %d is set, but the %s has %d fields", bit, what, n)
+}
+
+// firstUnusedBit returns the index of the first valid span whose bitset
+// word at last has a bit of mask set, or -1.
+func firstUnusedBit(rows [][]byte, spans []span, last int32, mask uint64) int {
+	for k, s := range spans {
+		if s.start >= 0 && binary.LittleEndian.Uint64(rows[s.row][s.start+last:])&mask != 0 {
+			return k
+		}
+	}
+	return -1
+}
+
 // notNull reports whether a null for n is an error: n is declared NOT NULL
 // and is not of the null type, whose values are always null.
 func notNull(n *arrowvec.Node) bool { return !n.Nullable && n.Kind != arrowvec.KindNull }
@@ -85,11 +144,14 @@ func firstNullField(rows [][]byte, spans []span, fs fieldSlot) int {
 }
 
 // fieldSlot says where one field lives inside its struct: the slot's byte
-// offset and the null bit's byte and mask.
+// offset, the null bit's byte and mask, and where the struct's variable
+// region starts (its null bitset and slots end), the least offset a
+// variable-length value may have.
 type fieldSlot struct {
-	slot    int32
-	bitByte int32
-	bitMask byte
+	slot     int32
+	bitByte  int32
+	bitMask  byte
+	varStart int32
 }
 
 // decodeOutOfLine follows the offset/size word in the slot of a
@@ -109,9 +171,9 @@ func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldS
 			continue
 		}
 		at := s.start + fs.slot
-		c, ok := resolveWord(r, s, at, &used, st.budget)
+		c, ok := resolveWord(r, s, at, fs.varStart, &used, st.budget)
 		if !ok {
-			return nil, st.wordError(r, s, at, f.Path, used)
+			return nil, st.wordError(r, s, at, fs.varStart, f.Path, used)
 		}
 		child[k] = c
 	}
@@ -120,26 +182,38 @@ func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldS
 
 // resolveWord reads the offset/size word at byte at of row r, whose offset
 // is relative to the owner s (a struct or an array), and checks the value
-// lies inside the owner. used sums the sizes of a level against the budget
-// (decodeState.budget). On failure wordError says why.
-func resolveWord(r []byte, s span, at int32, used *int64, budget int64) (span, bool) {
+// lies in the owner's variable region, which starts at varStart, at a
+// multiple of 8 from the owner's start (Spark and Velox both align every
+// variable-length value so). used sums the sizes of a level against the
+// budget (decodeState.budget). On failure wordError says why. All sums are
+// in int64: offset and size are each up to 2^32-1.
+func resolveWord(r []byte, s span, at, varStart int32, used *int64, budget int64) (span, bool) {
 	w := binary.LittleEndian.Uint64(r[at : at+8])
 	size := int64(uint32(w))
 	start := int64(s.start) + int64(w>>32)
 	end := start + size
 	*used += size
-	if end > int64(s.end) || *used > budget {
+	// varStart is a multiple of 8, so one mask finds an offset before it
+	// (negative) or not at a multiple of 8 (low bits).
+	if end > int64(s.end) || (int64(w>>32)-int64(varStart))&(math.MinInt64|7) != 0 || *used > budget {
 		return span{}, false
 	}
 	return span{row: s.row, start: int32(start), end: int32(end)}, true
 }
 
-func (st *decodeState) wordError(r []byte, s span, at int32, path string, used int64) error {
+func (st *decodeState) wordError(r []byte, s span, at, varStart int32, path string, used int64) error {
 	w := binary.LittleEndian.Uint64(r[at : at+8])
 	size, off := int64(uint32(w)), int64(w>>32)
-	if int64(s.start)+off+size > int64(s.end) {
+	switch {
+	case int64(s.start)+off+size > int64(s.end):
 		return fail(s.row, path, int64(at), rowbridge.ErrOutOfBounds,
 			"value at +%d of %d bytes ends past its %d-byte owner", off, size, s.end-s.start)
+	case off < int64(varStart):
+		return fail(s.row, path, int64(at), rowbridge.ErrLayout,
+			"value at +%d points into the first %d bytes of its owner (null bits and slots), before its variable-length data", off, varStart)
+	case off&7 != 0:
+		return fail(s.row, path, int64(at), rowbridge.ErrLayout,
+			"value at +%d is not at a multiple of 8 bytes from its owner's start", off)
 	}
 	return fail(s.row, path, int64(at), rowbridge.ErrLayout,
 		"values overlap: %d bytes announced by %d bytes of input", used, st.budget)

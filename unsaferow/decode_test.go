@@ -89,6 +89,7 @@ func repeatJSON(js string, n int) string {
 func TestDecodeGoldenRows(t *testing.T) {
 	for _, g := range goldenRows {
 		t.Run(g.name, func(t *testing.T) {
+			skipArrowDecimals(t, g.schema) // the JSON of the expected batch
 			mem := checkedMem(t)
 			dec := mustDecoder(t, g.schema, mem)
 			for _, flavor := range []struct{ name, hex string }{{"spark", g.spark}, {"velox", g.velox}} {
@@ -364,28 +365,33 @@ func hostileCases() []hostileCase {
 	}
 }
 
+// runHostileCase decodes the case's row after a good one and requires its
+// exact error at row 1.
+func runHostileCase(t *testing.T, c hostileCase) {
+	t.Helper()
+	mem := checkedMem(t)
+	dec := mustDecoder(t, c.schema, mem)
+	// The bad row is row 1, after a good one, so the row index is checked too.
+	good := handRow(make([]hv, c.schema.NumFields())...)
+	for i := range c.schema.NumFields() {
+		good[i/8] |= 1 << (i % 8)
+	}
+	rec, err := dec.Decode([][]byte{good, c.row})
+	if err == nil {
+		rec.Release()
+		t.Fatal("decoded a hostile row")
+	}
+	assertDecodeError(t, err, c.err, c.field, c.offset)
+	var de *rowbridge.DecodeError
+	errors.As(err, &de)
+	if de.Row != 1 {
+		t.Fatalf("row %d, want 1", de.Row)
+	}
+}
+
 func TestDecodeHostileInputs(t *testing.T) {
 	for _, c := range hostileCases() {
-		t.Run(c.name, func(t *testing.T) {
-			mem := checkedMem(t)
-			dec := mustDecoder(t, c.schema, mem)
-			// The bad row is row 1, after a good one, so the row index is checked too.
-			good := handRow(make([]hv, c.schema.NumFields())...)
-			for i := range c.schema.NumFields() {
-				good[i/8] |= 1 << (i % 8)
-			}
-			rec, err := dec.Decode([][]byte{good, c.row})
-			if err == nil {
-				rec.Release()
-				t.Fatal("decoded a hostile row")
-			}
-			assertDecodeError(t, err, c.err, c.field, c.offset)
-			var de *rowbridge.DecodeError
-			errors.As(err, &de)
-			if de.Row != 1 {
-				t.Fatalf("row %d, want 1", de.Row)
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { runHostileCase(t, c) })
 	}
 }
 

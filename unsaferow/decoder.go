@@ -15,9 +15,10 @@ import (
 // reads what Spark and Velox write alike (spec §1.11). A Decoder is safe for
 // concurrent use: every call takes its scratch space from a pool.
 type Decoder struct {
-	plan *arrowvec.Plan
-	mem  memory.Allocator
-	pool sync.Pool // *scratch
+	plan      *arrowvec.Plan
+	mem       memory.Allocator
+	fixedOnly bool      // every top-level field lives in its slot
+	pool      sync.Pool // *scratch
 }
 
 // NewDecoder prepares a Decoder for rows of the given schema. It fails with
@@ -31,7 +32,7 @@ func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 		return nil, err
 	}
 	cfg := newConfig(opts)
-	d := &Decoder{plan: plan, mem: cfg.mem}
+	d := &Decoder{plan: plan, mem: cfg.mem, fixedOnly: fixedOnly(plan.Fields)}
 	d.pool.New = func() any { return new(scratch) }
 	return d, nil
 }
@@ -51,8 +52,17 @@ func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
 // list element or map value of a valid parent; map keys always are), other
 // than of the null type, is an ErrLayout at the byte holding the bit, as in
 // compactrow. Row-level problems (a row shorter than its fixed region,
-// or not a multiple of 8 bytes, which Spark and Velox never write) carry an
-// empty field path and the row's length as the offset.
+// not a multiple of 8 bytes, or longer than the fixed region when every
+// field is fixed-width, none of which Spark and Velox write) carry an empty
+// field path and the row's length as the offset.
+//
+// Bytes that prove the schema wrong are refused rather than decoded into
+// garbage (see docs/formats.md for what cannot be detected): a null bit set
+// past a struct's field count or an array's element count, an offset/size
+// word pointing into its owner's null bits and slots (or element words) or
+// not at a multiple of 8 from its owner's start, a nested struct whose size
+// is not a multiple of 8, and an array of fixed-width elements whose size is
+// neither header+count*width (Velox) nor that rounded up to 8 (Spark).
 func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	sc := d.pool.Get().(*scratch)
 	defer d.pool.Put(sc)
@@ -66,7 +76,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	fixed := structHeaderBytes(nfields)
 	spans := sc.push(len(rows))
 	defer sc.pop(len(rows))
-	budget, bad := rowSpans(rows, fixed, spans)
+	budget, bad := rowSpans(rows, fixed, d.fixedOnly, spans)
 	if bad >= 0 {
 		r := rows[bad]
 		switch {
@@ -74,6 +84,9 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes, fixed region needs %d", rowbridge.ErrTruncated, len(r), fixed))
 		case len(r)%8 != 0:
 			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes is not a multiple of 8", rowbridge.ErrLayout, len(r)))
+		case d.fixedOnly && len(r) <= math.MaxInt32:
+			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes; its %d fields are all fixed-width and take exactly %d",
+				rowbridge.ErrLayout, len(r), nfields, fixed))
 		default:
 			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes exceeds 2^31-1", rowbridge.ErrLayout, len(r)))
 		}
@@ -81,21 +94,22 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	st.budget = budget
 
 	cols := make([]arrow.ArrayData, nfields)
-	if err := st.decodeFields(d.plan.Fields, spans, cols); err != nil {
+	if err := st.decodeFields("", d.plan.Fields, spans, cols); err != nil {
 		return nil, err
 	}
 	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
 
 // rowSpans fills spans with the whole rows and returns their total size.
-// It stops at the first row that is shorter than fixed, not a multiple of 8
-// bytes or longer than 2^31-1 and returns its index as bad (-1 when there
-// is none); Decode builds the error, so that the loop stays a tight leaf.
-func rowSpans(rows [][]byte, fixed int, spans []span) (budget int64, bad int) {
+// It stops at the first row that is shorter than fixed, longer when exact
+// (every field is fixed-width), not a multiple of 8 bytes or longer than
+// 2^31-1 and returns its index as bad (-1 when there is none); Decode
+// builds the error, so that the loop stays a tight leaf.
+func rowSpans(rows [][]byte, fixed int, exact bool, spans []span) (budget int64, bad int) {
 	spans = spans[:len(rows)]
 	for k, r := range rows {
 		n := len(r)
-		if n < fixed || n%8 != 0 || n > math.MaxInt32 {
+		if n < fixed || n%8 != 0 || n > math.MaxInt32 || (exact && n != fixed) {
 			return 0, k
 		}
 		budget += int64(n)
@@ -183,6 +197,40 @@ func (st *decodeState) decodeValue(n *arrowvec.Node, spans []span) (arrow.ArrayD
 // array element) rather than behind an offset/size word.
 func isInline(n *arrowvec.Node) bool {
 	return n.Kind.IsPrimitive() && !n.IsLongDecimal()
+}
+
+// columnBytes is the size of n values of width bytes. Every count is
+// checked against the input before anything is allocated, but on 32-bit
+// platforms the product can still pass 2^31-1 (a decimal column of 2^27
+// values from 1 GiB of rows): that is an error, never a wrapped size.
+func columnBytes(n, width int) (int, bool) {
+	b := int64(n) * int64(width)
+	return int(b), b <= math.MaxInt
+}
+
+// columnTooBig is columnBytes' error, at the last valid entry of spans.
+func columnTooBig(spans []span, path string, n, width int) error {
+	row := int32(0)
+	for k := len(spans) - 1; k >= 0; k-- {
+		if !spans[k].isNull() {
+			row = spans[k].row
+			break
+		}
+	}
+	return fail(row, path, -1, rowbridge.ErrLayout,
+		"%d values of %d bytes do not fit in this platform's address space", n, width)
+}
+
+// fixedOnly reports whether every field lives in its slot, so that a struct
+// of these fields is exactly its null bitset and slots: Spark and Velox
+// write nothing after them.
+func fixedOnly(fields []*arrowvec.Node) bool {
+	for _, f := range fields {
+		if !isInline(f) && f.Kind != arrowvec.KindNull {
+			return false
+		}
+	}
+	return true
 }
 
 // nwords is the number of 64-bit null words for n entries.

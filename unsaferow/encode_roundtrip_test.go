@@ -93,7 +93,7 @@ func TestEncodeDecodeRoundTrip(t *testing.T) {
 			nullIf(i%7 == 5, `"AQID"`), nullIf(i%2 == 1, fmt.Sprintf(`"%d.0001"`, i*i*i*1000003)),
 			nullIf(i%3 == 2, fmt.Sprintf(`"-%d.125"`, i)),
 			nullIf(i%4 == 0, "["+strings.Repeat("null,", i%3)+"null]"),
-			nullIf(i%5 == 0, fmt.Sprintf(`["%d", null, "-%d"]`, i*99999999999, i)),
+			nullIf(i%5 == 0, fmt.Sprintf(`["%d", null, "-%d"]`, int64(i)*99999999999, i)),
 			nullIf(i%6 == 5, "["+strings.Join(entries, ",")+"]")))
 	}
 	rec := recordFromJSON(t, mem, schema, "["+strings.Join(rows, ",")+"]")

@@ -131,7 +131,10 @@ func (v *encView) bind(arr arrow.Array) {
 		v.allNull = true
 		return
 	}
-	if arr.NullN() > 0 && bufs[0] != nil {
+	// A slice's null count may be unknown (-1): only a known 0 skips the
+	// bitmap. arr.NullN() would compute the count and store it into the
+	// array, which goroutines encoding one shared batch would race on.
+	if bufs[0] != nil && d.NullN() != 0 {
 		v.valid, v.voff = bufs[0].Bytes(), off
 	}
 	switch v.f.kind {

@@ -438,7 +438,7 @@ func TestRoundTripNotNull(t *testing.T) {
 		notNullField("n", arrow.Null),
 	)}
 	for range 100 {
-		schemas = append(schemas, testgen.RandomSchema(r, testgen.WithNonNullable(0.7)))
+		schemas = append(schemas, testgen.RandomSchema(r, portableSchemas(testgen.WithNonNullable(0.7))...))
 	}
 	for i, schema := range schemas {
 		rec := testgen.RandomBatch(mem, r, schema, 1+r.Intn(20))
