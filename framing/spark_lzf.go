@@ -25,11 +25,11 @@ import (
 const (
 	lzfStoredHeader     = 5
 	lzfCompressedHeader = 7
-	lzfMinToCompress    = 16       // compress-lzf's ChunkEncoder.MIN_BLOCK_TO_COMPRESS
-	lzfMaxOff           = 1 << 13  // back-references reach 8 KiB
-	lzfMaxRef           = 264      // longest match: 2 + 7 + 255
-	lzfMaxLit           = 32       // longest literal run
-	lzfHashLog          = 14       // compress-lzf's hash table for 64 KiB chunks
+	lzfMinToCompress    = 16      // compress-lzf's ChunkEncoder.MIN_BLOCK_TO_COMPRESS
+	lzfMaxOff           = 1 << 13 // back-references reach 8 KiB
+	lzfMaxRef           = 264     // longest match: 2 + 7 + 255
+	lzfMaxLit           = 32      // longest literal run
+	lzfHashLog          = 14      // compress-lzf's hash table for 64 KiB chunks
 	lzfHashMul          = 0x9E3779B1
 )
 
