@@ -404,5 +404,3 @@ func lzfChunks(t *testing.T, b []byte) []int {
 	}
 	return out
 }
-
-
