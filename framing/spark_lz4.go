@@ -136,22 +136,41 @@ func (r *lz4Reader) block(p []byte) (int, error) {
 		}
 		r.open = true
 		size := int(ulen)
-		dst := p
-		if len(dst) < size {
-			r.out = growTo(r.out, size)[:0] // empty until the block is good
-			dst = r.out[:size]
-		}
-		dst = dst[:size]
+		var dst []byte
 		if method == lz4MethodRaw {
-			if n, err := io.ReadFull(r.in, dst); err != nil {
-				r.pos += int64(n)
-				return 0, r.fail(at, truncatedOr(err), "raw block of %d bytes has only %d", size, n)
+			// The bytes themselves: read into p, or into r.out grown as
+			// they arrive.
+			var err error
+			if len(p) >= size {
+				var n int
+				dst = p[:size]
+				if n, err = io.ReadFull(r.in, dst); err != nil {
+					dst = dst[:n]
+				}
+			} else {
+				dst, err = appendRead(r.out[:0], r.in, size)
+				r.out = dst[:0]
+			}
+			if err != nil {
+				r.pos += int64(len(dst))
+				return 0, r.fail(at, truncatedOr(err), "raw block of %d bytes has only %d", size, len(dst))
 			}
 		} else {
+			// The payload first, so the output is sized only for a block
+			// whose compressed bytes are there.
 			src, err := payload(r.in, int(clen), &r.spare)
 			if err != nil {
 				return 0, r.fail(at, truncatedOr(err), "block of %d compressed bytes cut short", clen)
 			}
+			if int64(size) > lz4MaxRatio*clen+blockSlack {
+				return 0, r.fail(at, rowbridge.ErrLayout, "lz4 cannot expand %d bytes to the %d the header claims", clen, size)
+			}
+			dst = p
+			if len(dst) < size {
+				r.out = growTo(r.out, size)[:0] // empty until the block is good
+				dst = r.out[:size]
+			}
+			dst = dst[:size]
 			n, err := lz4.UncompressBlock(src, dst)
 			if err != nil {
 				return 0, r.fail(at, rowbridge.ErrLayout, "corrupt lz4 block: %v", err)
