@@ -27,7 +27,6 @@ func TestSnappyWriterChunks(t *testing.T) {
 	require.Equal(t, []int{1024, 1024, 452}, sizes)
 }
 
-
 func TestSnappyReaderErrors(t *testing.T) {
 	good := writeStream(t, Snappy, bytes.Repeat([]byte("spark shuffle "), 100), 1400)
 	edit := func(at int, b ...byte) []byte {
