@@ -53,7 +53,7 @@ func lz4Level(blockSize int) byte {
 type lz4Reader struct {
 	in     *bufio.Reader
 	pos    int64 // compressed bytes consumed
-	stream int   // index of the current stream
+	stream int   // index of the current stream: end marks read so far
 	open   bool  // a block of the current stream was read and its end mark not yet
 	spare  []byte
 	header [lz4HeaderSize]byte
@@ -106,9 +106,7 @@ func (r *lz4Reader) next(p []byte) (int, error) {
 			if check != 0 {
 				return 0, r.fail(at, rowbridge.ErrLayout, "end mark has checksum 0x%08x (want 0)", check)
 			}
-			if r.open {
-				r.stream++
-			}
+			r.stream++
 			r.open = false
 			continue
 		}
