@@ -1,0 +1,230 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"unicode/utf8"
+)
+
+// output is where a command writes its result, buffered: stdout, or the
+// file that -o names. A failing command leaves an existing file as it
+// was: a regular file is written to a temporary file beside it, which
+// replaces it only when the command succeeds.
+type output struct {
+	*bufio.Writer
+	f *os.File // the file written: nil for stdout
+	// target is the regular file the temporary file f replaces on
+	// success; "" when f is written in place (a device, a FIFO).
+	target string
+}
+
+// maxLinks bounds the symbolic links followed to a file that does not
+// exist yet, as the kernel bounds them (ELOOP).
+const maxLinks = 40
+
+// createOutput opens the destination that -o names, path: stdout for ""
+// or "-"; for a regular file or a path that does not exist yet, a new
+// temporary file in the same folder, which finish renames over it on
+// success (keeping the mode of the file it replaces); for anything else
+// (a device such as /dev/null, a FIFO), the file itself, written in place
+// and never truncated or removed. A symbolic link is followed: the link
+// stays and the file it points to is replaced.
+//
+// inputs are the paths of the command's input files ("" or "-" for
+// stdin); an output that is one of them (by identity: through links, hard
+// links and /dev/stdin too) is a usage error.
+func createOutput(e *env, path string, inputs ...string) (*output, error) {
+	if path == "" || path == "-" {
+		return &output{Writer: bufio.NewWriterSize(e.stdout, 64<<10)}, nil
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil:
+		if err := refuseInput(e, path, fi, inputs); err != nil {
+			return nil, err
+		}
+		if fi.IsDir() {
+			return nil, usagef("-o %s is a directory", path)
+		}
+		if !fi.Mode().IsRegular() {
+			f, err := os.OpenFile(path, os.O_WRONLY, 0)
+			if err != nil {
+				return nil, err
+			}
+			return &output{Writer: bufio.NewWriterSize(f, 64<<10), f: f}, nil
+		}
+		target, err := filepath.EvalSymlinks(path)
+		if err != nil {
+			return nil, wrapf(err, "-o %s", path)
+		}
+		if tfi, err := os.Stat(target); err != nil || !os.SameFile(fi, tfi) {
+			return nil, fmt.Errorf("-o %s: the link does not resolve to a path of the file (it resolves to %s)", path, target)
+		}
+		return createTemp(target, fi.Mode().Perm(), true)
+	case errors.Is(err, fs.ErrNotExist):
+		target, err := danglingTarget(path)
+		if err != nil {
+			return nil, err
+		}
+		return createTemp(target, 0o666, false)
+	}
+	return nil, err
+}
+
+// refuseInput returns a usage error if the output file fi (at path) is
+// one of the inputs. A character device (/dev/null) may be both.
+func refuseInput(e *env, path string, fi fs.FileInfo, inputs []string) error {
+	if fi.Mode()&fs.ModeCharDevice != 0 {
+		return nil
+	}
+	for _, in := range inputs {
+		var ifi fs.FileInfo
+		var err error
+		if in == "" || in == "-" {
+			f, ok := e.stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			in = "stdin"
+			ifi, err = f.Stat()
+		} else {
+			ifi, err = os.Stat(in)
+		}
+		if err == nil && os.SameFile(fi, ifi) {
+			return usagef("-o %s is the input %s; write the output to another file", path, in)
+		}
+	}
+	return nil
+}
+
+// danglingTarget returns the path to create for a path that does not
+// exist: the path itself, or, for a symbolic link to nothing, the path
+// its links end at.
+func danglingTarget(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil
+		}
+		if err != nil {
+			return "", err
+		}
+		if fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			// Relative to the link's folder, resolved first so that ".."
+			// in the link means what the kernel takes it to mean.
+			dir, err := filepath.EvalSymlinks(filepath.Dir(path))
+			if err != nil {
+				return "", err
+			}
+			link = filepath.Join(dir, link)
+		}
+		path = link
+	}
+	return "", fmt.Errorf("-o %s: too many levels of symbolic links", path)
+}
+
+// createTemp creates the temporary file that replaces target on success,
+// in target's folder (a rename within one file system is atomic). The
+// file is created with perm, as os.Create would create target (the umask
+// applies), or chmodded to perm exactly when it replaces a file (exact).
+func createTemp(target string, perm fs.FileMode, exact bool) (*output, error) {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	prefix := "." + shortName(base, 64) + ".rowbridge-"
+	for range 100 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		if err != nil {
+			return nil, wrapf(err, "creating the temporary file for %s", target)
+		}
+		if exact {
+			if err := f.Chmod(perm); err != nil {
+				f.Close()
+				os.Remove(name)
+				return nil, err
+			}
+		}
+		return &output{Writer: bufio.NewWriterSize(f, 64<<10), f: f, target: target}, nil
+	}
+	return nil, fmt.Errorf("creating the temporary file for %s: every name tried exists", target)
+}
+
+// shortName cuts name to at most n bytes, at a rune boundary.
+func shortName(name string, n int) string {
+	if len(name) <= n {
+		return name
+	}
+	for n > 0 && !utf8.RuneStart(name[n]) {
+		n--
+	}
+	return name[:n]
+}
+
+// finish completes the output after the command's work, which returned
+// err, and returns the first error.
+//
+// On success a temporary file is flushed, synced to disk and renamed over
+// its target. On failure it is removed and the target is left as it was.
+// stdout and a file written in place (a FIFO, a device) get everything
+// converted before the failure (the rows of a JSON lines stream up to the
+// bad one, say), as a pipe reader would expect; they are never removed.
+func (o *output) finish(err error) error {
+	if o.f == nil || o.target == "" {
+		if ferr := o.Flush(); err == nil {
+			err = ferr
+		}
+		if o.f != nil {
+			if cerr := o.f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		return err
+	}
+	tmp := o.f.Name()
+	if err == nil {
+		err = o.Flush()
+	}
+	if err == nil {
+		err = o.f.Sync()
+	}
+	if cerr := o.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, o.target)
+	}
+	if err != nil {
+		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
+			err = errors.Join(err, rerr)
+		}
+		return err
+	}
+	syncDir(filepath.Dir(o.target))
+	return nil
+}
+
+// syncDir makes a rename in dir durable, where the system allows it.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync()
+		d.Close()
+	}
+}

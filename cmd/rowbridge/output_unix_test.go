@@ -1,0 +1,78 @@
+//go:build unix
+
+package main
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// readFIFO reads the FIFO at path from a goroutine, so that the command's
+// open for writing does not block, and returns what it read once unblock
+// has been called after the command.
+func readFIFO(t *testing.T, path string) (unblock func() string) {
+	t.Helper()
+	got := make(chan string, 1)
+	go func() {
+		f, err := os.Open(path) // blocks until a writer opens
+		if err != nil {
+			got <- "open: " + err.Error()
+			return
+		}
+		defer f.Close()
+		b, err := io.ReadAll(f)
+		if err != nil {
+			got <- "read: " + err.Error()
+			return
+		}
+		got <- string(b)
+	}()
+	return func() string {
+		// Should the command not have opened the FIFO, a writer that
+		// opens and closes it ends the reader's wait.
+		if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+			f.Close()
+		}
+		select {
+		case s := <-got:
+			return s
+		case <-time.After(10 * time.Second):
+			t.Fatal("the FIFO's reader is still waiting")
+			return ""
+		}
+	}
+}
+
+// A FIFO named by -o is written in place, gets the rows converted before
+// a failure, as stdout does, and stays.
+func TestOutputFIFOStays(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "rows.fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	wantLines := strings.SplitAfter(string(readTestdata(t, "sample.jsonl")), "\n")
+
+	unblock := readFIFO(t, fifo)
+	_, stderr, code := cli(t, truncatedRows, badDecode(fifo)...)
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, strings.Join(wantLines[:4], ""), unblock(), "the rows before the break")
+	fi, err := os.Lstat(fifo)
+	require.NoError(t, err, "the FIFO is still there")
+	require.True(t, fi.Mode()&os.ModeNamedPipe != 0, "still a FIFO: %v", fi.Mode())
+	require.Equal(t, []string{"rows.fifo"}, dirNames(t, dir))
+
+	unblock = readFIFO(t, fifo)
+	_, stderr, code = cli(t, sampleRows, goodDecode(fifo)...)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, strings.Join(wantLines, ""), unblock())
+	fi, err = os.Lstat(fifo)
+	require.NoError(t, err)
+	require.True(t, fi.Mode()&os.ModeNamedPipe != 0, "still a FIFO: %v", fi.Mode())
+	require.Equal(t, []string{"rows.fifo"}, dirNames(t, dir))
+}
