@@ -74,7 +74,8 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// loadSchema parses --schema, reading it from a file for @FILE.
+// loadSchema parses --schema, reading it from a file for @FILE. A blank
+// schema is a usage error.
 func loadSchema(s string) (*arrow.Schema, error) {
 	if s == "" {
 		return nil, usagef("--schema is required (for example --schema 'id BIGINT, name STRING')")
@@ -84,7 +85,16 @@ func loadSchema(s string) (*arrow.Schema, error) {
 		if err != nil {
 			return nil, wrapf(err, "--schema")
 		}
+		if strings.TrimSpace(string(b)) == "" {
+			return nil, usagef("--schema @%s: the file is empty (a schema of no columns is written struct<>)", path)
+		}
 		s = string(b)
+	}
+	// The DDL of no columns is the empty string, but a blank --schema is
+	// far likelier a mistake (an unset shell variable) than a wish to
+	// decode rows of no columns.
+	if strings.TrimSpace(s) == "" {
+		return nil, usagef("--schema is empty (a schema of no columns is written struct<>)")
 	}
 	sc, err := ddl.Parse(s)
 	if err != nil {
