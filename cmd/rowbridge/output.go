@@ -7,8 +7,11 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"sync"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -66,13 +69,13 @@ func createOutput(e *env, path string, inputs ...string) (*output, error) {
 		if tfi, err := os.Stat(target); err != nil || !os.SameFile(fi, tfi) {
 			return nil, fmt.Errorf("-o %s: the link does not resolve to a path of the file (it resolves to %s)", path, target)
 		}
-		return createTemp(target, fi.Mode().Perm(), true)
+		return createTemp(target, fi)
 	case errors.Is(err, fs.ErrNotExist):
 		target, err := danglingTarget(path)
 		if err != nil {
 			return nil, err
 		}
-		return createTemp(target, 0o666, false)
+		return createTemp(target, nil)
 	}
 	return nil, err
 }
@@ -137,15 +140,20 @@ func danglingTarget(path string) (string, error) {
 }
 
 // createTemp creates the temporary file that replaces target on success,
-// in target's folder (a rename within one file system is atomic). The
-// file is created with perm, as os.Create would create target (the umask
-// applies), or chmodded to perm exactly when it replaces a file (exact).
-func createTemp(target string, perm fs.FileMode, exact bool) (*output, error) {
+// in target's folder (a rename within one file system is atomic): with the
+// mode and, where it may, the owner of the existing file old, or, for a
+// new file (old nil), as os.Create would create it (mode 0666 less the
+// umask).
+func createTemp(target string, old fs.FileInfo) (*output, error) {
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
 	prefix := "." + shortName(base, 64) + ".rowbridge-"
+	perm := fs.FileMode(0o666)
+	if old != nil {
+		perm = 0o600 // until it is old's
+	}
 	for range 100 {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
 		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
@@ -153,18 +161,66 @@ func createTemp(target string, perm fs.FileMode, exact bool) (*output, error) {
 			continue
 		}
 		if err != nil {
-			return nil, wrapf(err, "creating the temporary file for %s", target)
+			var pe *fs.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return nil, fmt.Errorf("-o %s: cannot create a file in %s: %w", target, dir, err)
 		}
-		if exact {
-			if err := f.Chmod(perm); err != nil {
+		if old != nil {
+			keepOwner(f, old) // first: a change of owner clears setuid bits
+			if err := f.Chmod(old.Mode().Perm()); err != nil {
 				f.Close()
 				os.Remove(name)
 				return nil, err
 			}
 		}
+		temps.add(name)
 		return &output{Writer: bufio.NewWriterSize(f, 64<<10), f: f, target: target}, nil
 	}
-	return nil, fmt.Errorf("creating the temporary file for %s: every name tried exists", target)
+	return nil, fmt.Errorf("-o %s: cannot create a file in %s: every name tried exists", target, dir)
+}
+
+// tempFiles are the temporary files of the outputs not finished yet,
+// which an interrupt removes (see removeTempsOnSignal).
+type tempFiles struct {
+	sync.Mutex
+	names map[string]bool
+}
+
+var temps = tempFiles{names: map[string]bool{}}
+
+func (t *tempFiles) add(name string) {
+	t.Lock()
+	t.names[name] = true
+	t.Unlock()
+}
+
+func (t *tempFiles) done(name string) {
+	t.Lock()
+	delete(t.names, name)
+	t.Unlock()
+}
+
+// removeTempsOnSignal makes an interrupt (SIGINT, SIGTERM) remove the
+// temporary files before the process exits with 128 plus the signal's
+// number, as a shell reports a process killed by it: the targets stay as
+// they were.
+func removeTempsOnSignal() {
+	c := make(chan os.Signal, 1)
+	signal.Notify(c, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		sig := <-c
+		temps.Lock() // held until the exit: no output is finished after this
+		for name := range temps.names {
+			os.Remove(name)
+		}
+		code := exitFailed
+		if s, ok := sig.(syscall.Signal); ok {
+			code = 128 + int(s)
+		}
+		os.Exit(code)
+	}()
 }
 
 // shortName cuts name to at most n bytes, at a rune boundary.
@@ -215,10 +271,12 @@ func (o *output) finish(err error) error {
 		if rerr := os.Remove(tmp); rerr != nil && !errors.Is(rerr, fs.ErrNotExist) {
 			err = errors.Join(err, rerr)
 		}
-		return err
 	}
-	syncDir(filepath.Dir(o.target))
-	return nil
+	temps.done(tmp)
+	if err == nil {
+		syncDir(filepath.Dir(o.target))
+	}
+	return err
 }
 
 // syncDir makes a rename in dir durable, where the system allows it.

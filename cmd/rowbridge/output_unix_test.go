@@ -5,6 +5,7 @@ package main
 import (
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -75,4 +76,44 @@ func TestOutputFIFOStays(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, fi.Mode()&os.ModeNamedPipe != 0, "still a FIFO: %v", fi.Mode())
 	require.Equal(t, []string{"rows.fifo"}, dirNames(t, dir))
+}
+
+// An interrupted command removes its temporary file and leaves the file
+// it would have replaced as it was.
+func TestInterruptedOutputKeepsExistingFile(t *testing.T) {
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "x.jsonl")
+			writeFile(t, path, "keep\n", 0o644)
+			cmd := process(t, goodDecode(path)...)
+			stdin, err := cmd.StdinPipe()
+			require.NoError(t, err)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			require.NoError(t, cmd.Start())
+			// Some rows, then the command waits for more.
+			_, err = stdin.Write(sampleRows[:200])
+			require.NoError(t, err)
+			// Wait until the command has opened its output: a temporary
+			// file beside the target (or, as before the fix, the target
+			// truncated).
+			opened := func() bool {
+				b, err := os.ReadFile(path)
+				return len(dirNames(t, dir)) > 1 || err != nil || string(b) != "keep\n"
+			}
+			for deadline := time.Now().Add(20 * time.Second); !opened() && time.Now().Before(deadline); {
+				time.Sleep(10 * time.Millisecond)
+			}
+			require.True(t, opened(), "the command opens its output")
+			require.NoError(t, cmd.Process.Signal(sig))
+			err = cmd.Wait()
+			stdin.Close()
+			requireFile(t, path, "keep\n", 0o644)
+			require.Equal(t, []string{"x.jsonl"}, dirNames(t, dir))
+			var exit *exec.ExitError
+			require.ErrorAs(t, err, &exit, stderr.String())
+			require.Equal(t, 128+int(sig), exit.ExitCode(), "exits as a shell reports a process the signal killed: %s", stderr.String())
+		})
+	}
 }
