@@ -48,7 +48,7 @@ func convert(e *env, verb string, args []string, path string, noProgress bool, r
 // refuseTerminal stops binary output from going to a terminal, where it
 // would only garble the screen.
 func refuseTerminal(e *env, path string) error {
-	if path != "" && path != "-" {
+	if !isStdout(path) {
 		return nil
 	}
 	if f, ok := e.stdout.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

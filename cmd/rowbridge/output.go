@@ -27,12 +27,24 @@ type output struct {
 	target string
 }
 
+// isStdout reports whether the -o path means stdout: "" (no -o), "-", or
+// a name of file descriptor 1. Opened by name, /dev/stdout would be the
+// file the shell redirected stdout to opened anew: replaced, not appended
+// to after >>, and not truncated after <>.
+func isStdout(path string) bool {
+	switch path {
+	case "", "-", "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1":
+		return true
+	}
+	return false
+}
+
 // maxLinks bounds the symbolic links followed to a file that does not
 // exist yet, as the kernel bounds them (ELOOP).
 const maxLinks = 40
 
 // createOutput opens the destination that -o names, path: stdout for ""
-// or "-"; for a regular file or a path that does not exist yet, a new
+// or "-" or a name of stdout (isStdout); for a regular file or a path that does not exist yet, a new
 // temporary file in the same folder, which finish renames over it on
 // success (keeping the mode of the file it replaces); for anything else
 // (a device such as /dev/null, a FIFO), the file itself, written in place
@@ -43,7 +55,7 @@ const maxLinks = 40
 // stdin); an output that is one of them (by identity: through links, hard
 // links and /dev/stdin too) is a usage error.
 func createOutput(e *env, path string, inputs ...string) (*output, error) {
-	if path == "" || path == "-" {
+	if isStdout(path) {
 		return &output{Writer: bufio.NewWriterSize(e.stdout, 64<<10)}, nil
 	}
 	fi, err := os.Stat(path)

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"os/exec"
@@ -116,4 +117,25 @@ func TestInterruptedOutputKeepsExistingFile(t *testing.T) {
 			require.Equal(t, 128+int(sig), exit.ExitCode(), "exits as a shell reports a process the signal killed: %s", stderr.String())
 		})
 	}
+}
+
+// -o /dev/stdout writes to stdout as it is: after >>, the rows are
+// appended to what the file held.
+func TestOutputDevStdoutAppends(t *testing.T) {
+	if _, err := os.Stat("/dev/stdout"); err != nil {
+		t.Skipf("no /dev/stdout: %v", err)
+	}
+	path := filepath.Join(t.TempDir(), "log.jsonl")
+	writeFile(t, path, "earlier\n", 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	cmd := process(t, goodDecode("/dev/stdout")...)
+	cmd.Stdin = bytes.NewReader(sampleRows)
+	cmd.Stdout = f
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err = cmd.Run()
+	require.NoError(t, f.Close())
+	require.NoError(t, err, stderr.String())
+	requireFile(t, path, "earlier\n"+string(readTestdata(t, "sample.jsonl")), 0o644)
 }
