@@ -97,7 +97,7 @@ func writePlotFile(e *env, path string, results []bench.Result, format string) e
 	if err := bench.WritePlot(&b, results, format); err != nil {
 		return err
 	}
-	o, err := createOutput(e, path)
+	o, err := createOutput(e, "--plot", path)
 	if err != nil {
 		return err
 	}

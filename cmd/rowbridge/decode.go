@@ -46,7 +46,7 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE to read it from a file (required)")
 	fs.IntVar(&batchRows, "batch-rows", 4096, "most rows per Arrow record batch")
 	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file or jsonl")
-	fs.StringVar(&out, "o", "", "output file (default stdout)")
+	fs.StringVar(&out, "o", "", "output file (default stdout); a file there is replaced only when the command succeeds")
 	return func(e *env, args []string) error {
 		layout, err := stream.resolve()
 		if err != nil {

@@ -38,7 +38,7 @@ func convert(e *env, verb string, args []string, path string, noProgress bool, r
 	if len(args) == 1 {
 		input = args[0]
 	}
-	o, err := createOutput(e, path, input)
+	o, err := createOutput(e, "-o", path, input)
 	if err != nil {
 		return err
 	}

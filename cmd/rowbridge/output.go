@@ -43,29 +43,35 @@ func isStdout(path string) bool {
 // exist yet, as the kernel bounds them (ELOOP).
 const maxLinks = 40
 
-// createOutput opens the destination that -o names, path: stdout for ""
-// or "-" or a name of stdout (isStdout); for a regular file or a path that does not exist yet, a new
-// temporary file in the same folder, which finish renames over it on
-// success (keeping the mode of the file it replaces); for anything else
-// (a device such as /dev/null, a FIFO), the file itself, written in place
-// and never truncated or removed. A symbolic link is followed: the link
-// stays and the file it points to is replaced.
+// createOutput opens the destination path that the flag flagName (-o)
+// names:
+//   - stdout for "", "-" or a name of stdout (isStdout);
+//   - for a regular file or a path that does not exist yet, a new
+//     temporary file in the same folder, which finish renames over it on
+//     success (with the mode and owner of the file it replaces) and
+//     removes on failure;
+//   - for anything else (a device such as /dev/null, a FIFO), the file
+//     itself, written in place and never truncated or removed.
+//
+// A symbolic link is followed: the link stays and the file it points to
+// is replaced.
 //
 // inputs are the paths of the command's input files ("" or "-" for
 // stdin); an output that is one of them (by identity: through links, hard
 // links and /dev/stdin too) is a usage error.
-func createOutput(e *env, path string, inputs ...string) (*output, error) {
+func createOutput(e *env, flagName, path string, inputs ...string) (*output, error) {
+	what := flagName + " " + path // for messages: "-o out.arrow"
 	if isStdout(path) {
 		return &output{Writer: bufio.NewWriterSize(e.stdout, 64<<10)}, nil
 	}
 	fi, err := os.Stat(path)
 	switch {
 	case err == nil:
-		if err := refuseInput(e, path, fi, inputs); err != nil {
+		if err := refuseInput(e, what, fi, inputs); err != nil {
 			return nil, err
 		}
 		if fi.IsDir() {
-			return nil, usagef("-o %s is a directory", path)
+			return nil, usagef("%s is a directory", what)
 		}
 		if !fi.Mode().IsRegular() {
 			f, err := os.OpenFile(path, os.O_WRONLY, 0)
@@ -76,25 +82,25 @@ func createOutput(e *env, path string, inputs ...string) (*output, error) {
 		}
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {
-			return nil, wrapf(err, "-o %s", path)
+			return nil, wrapf(err, "%s", what)
 		}
 		if tfi, err := os.Stat(target); err != nil || !os.SameFile(fi, tfi) {
-			return nil, fmt.Errorf("-o %s: the link does not resolve to a path of the file (it resolves to %s)", path, target)
+			return nil, fmt.Errorf("%s: the link does not resolve to a path of the file (it resolves to %s)", what, target)
 		}
-		return createTemp(target, fi)
+		return createTemp(what, target, fi)
 	case errors.Is(err, fs.ErrNotExist):
-		target, err := danglingTarget(path)
+		target, err := danglingTarget(what, path)
 		if err != nil {
 			return nil, err
 		}
-		return createTemp(target, nil)
+		return createTemp(what, target, nil)
 	}
 	return nil, err
 }
 
-// refuseInput returns a usage error if the output file fi (at path) is
+// refuseInput returns a usage error if the output file fi (what) is
 // one of the inputs. A character device (/dev/null) may be both.
-func refuseInput(e *env, path string, fi fs.FileInfo, inputs []string) error {
+func refuseInput(e *env, what string, fi fs.FileInfo, inputs []string) error {
 	if fi.Mode()&fs.ModeCharDevice != 0 {
 		return nil
 	}
@@ -112,7 +118,7 @@ func refuseInput(e *env, path string, fi fs.FileInfo, inputs []string) error {
 			ifi, err = os.Stat(in)
 		}
 		if err == nil && os.SameFile(fi, ifi) {
-			return usagef("-o %s is the input %s; write the output to another file", path, in)
+			return usagef("%s is the input %s; write the output to another file", what, in)
 		}
 	}
 	return nil
@@ -121,7 +127,7 @@ func refuseInput(e *env, path string, fi fs.FileInfo, inputs []string) error {
 // danglingTarget returns the path to create for a path that does not
 // exist: the path itself, or, for a symbolic link to nothing, the path
 // its links end at.
-func danglingTarget(path string) (string, error) {
+func danglingTarget(what, path string) (string, error) {
 	for range maxLinks {
 		fi, err := os.Lstat(path)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -148,7 +154,7 @@ func danglingTarget(path string) (string, error) {
 		}
 		path = link
 	}
-	return "", fmt.Errorf("-o %s: too many levels of symbolic links", path)
+	return "", fmt.Errorf("%s: too many levels of symbolic links", what)
 }
 
 // createTemp creates the temporary file that replaces target on success,
@@ -156,7 +162,7 @@ func danglingTarget(path string) (string, error) {
 // mode and, where it may, the owner of the existing file old, or, for a
 // new file (old nil), as os.Create would create it (mode 0666 less the
 // umask).
-func createTemp(target string, old fs.FileInfo) (*output, error) {
+func createTemp(what, target string, old fs.FileInfo) (*output, error) {
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
@@ -177,7 +183,7 @@ func createTemp(target string, old fs.FileInfo) (*output, error) {
 			if errors.As(err, &pe) {
 				err = pe.Err
 			}
-			return nil, fmt.Errorf("-o %s: cannot create a file in %s: %w", target, dir, err)
+			return nil, fmt.Errorf("%s: cannot create a file in %s: %w", what, dir, err)
 		}
 		if old != nil {
 			keepOwner(f, old) // first: a change of owner clears setuid bits
@@ -190,7 +196,7 @@ func createTemp(target string, old fs.FileInfo) (*output, error) {
 		temps.add(name)
 		return &output{Writer: bufio.NewWriterSize(f, 64<<10), f: f, target: target}, nil
 	}
-	return nil, fmt.Errorf("-o %s: cannot create a file in %s: every name tried exists", target, dir)
+	return nil, fmt.Errorf("%s: cannot create a file in %s: every name tried exists", what, dir)
 }
 
 // tempFiles are the temporary files of the outputs not finished yet,
