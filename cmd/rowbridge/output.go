@@ -87,6 +87,12 @@ func createOutput(e *env, flagName, path string, inputs ...string) (*output, err
 		if tfi, err := os.Stat(target); err != nil || !os.SameFile(fi, tfi) {
 			return nil, fmt.Errorf("%s: the link does not resolve to a path of the file (it resolves to %s)", what, target)
 		}
+		// A file the process may not write stays so, as with os.Create.
+		f, err := os.OpenFile(target, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, err
+		}
+		f.Close()
 		return createTemp(what, target, fi)
 	case errors.Is(err, fs.ErrNotExist):
 		target, err := danglingTarget(what, path)

@@ -184,3 +184,18 @@ func TestOutputDirectoryIsRefused(t *testing.T) {
 	requireStderrLine(t, stderr, "rowbridge decode: -o "+dir+" is a directory (see 'rowbridge decode -h')")
 	require.Empty(t, dirNames(t, dir))
 }
+
+// A file the process may not write is not replaced either.
+func TestOutputReadOnlyFileIsNotReplaced(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root may write any file")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "x.jsonl")
+	writeFile(t, path, "keep\n", 0o444)
+	_, stderr, code := cli(t, sampleRows, goodDecode(path)...)
+	require.Equal(t, 1, code, stderr)
+	requireStderrLine(t, stderr, "rowbridge decode: open "+path+": permission denied")
+	requireFile(t, path, "keep\n", 0o444)
+	require.Equal(t, []string{"x.jsonl"}, dirNames(t, dir))
+}
