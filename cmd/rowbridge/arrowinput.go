@@ -43,15 +43,12 @@ func openArrow(in io.Reader, mem memory.Allocator) (batchSource, error) {
 	if len(head) == 0 {
 		return nil, fmt.Errorf("reading Arrow IPC input: the input is empty")
 	}
-	var sr *ipc.Reader
-	err := guardArrow(func() (err error) {
-		sr, err = ipc.NewReaderFromMessageReader(ipcverify.NewMessageReader(br), ipc.WithAllocator(mem))
-		return err
-	})
-	if err != nil {
+	s := &streamSource{br: br, mem: mem}
+	if err := s.open(0); err != nil {
 		return nil, arrowError(err, "reading Arrow IPC stream")
 	}
-	return &streamSource{r: sr}, nil
+	s.schema = s.r.Schema()
+	return s, nil
 }
 
 // openArrowFile verifies the Arrow IPC file of size bytes that r reads,
@@ -71,29 +68,116 @@ func openArrowFile(r ipc.ReadAtSeeker, size int64, mem memory.Allocator) (*fileS
 	return &fileSource{r: fr}, nil
 }
 
+// streamSource reads an Arrow IPC stream, or several concatenated
+// (as cat writes them): after a stream's end-of-stream marker, any bytes
+// that follow must be another stream with the same schema.
 type streamSource struct {
-	r    *ipc.Reader
-	next int
+	br     *bufio.Reader
+	mem    memory.Allocator
+	mr     *ipcverify.MessageReader
+	r      *ipc.Reader   // the current stream's
+	schema *arrow.Schema // the first stream's
+	stream int           // the current stream, from 0
+	start  int64         // input offset of the current stream
+	next   int           // the next batch, counted over all streams
 }
 
-func (s *streamSource) Schema() *arrow.Schema { return s.r.Schema() }
-func (s *streamSource) Close()                { s.r.Release() }
-func (s *streamSource) Next() (arrow.RecordBatch, bool, error) {
-	var ok bool
-	err := guardArrow(func() error {
-		if ok = s.r.Next(); ok {
-			return validateBatch(s.r.RecordBatch())
-		}
-		return s.r.Err()
+// open starts reading the stream at input offset off.
+func (s *streamSource) open(off int64) error {
+	mr := ipcverify.NewMessageReaderAt(s.br, off)
+	var r *ipc.Reader
+	err := guardArrow(func() (err error) {
+		r, err = ipc.NewReaderFromMessageReader(mr, ipc.WithAllocator(s.mem))
+		return err
 	})
+	mr.Release() // the ipc.Reader holds its own reference
 	if err != nil {
-		return nil, false, arrowError(err, fmt.Sprintf("reading Arrow IPC stream batch %d", s.next))
+		return err
 	}
-	if !ok {
-		return nil, false, nil
+	s.mr, s.r, s.start = mr, r, off
+	return nil
+}
+
+func (s *streamSource) Schema() *arrow.Schema { return s.schema }
+func (s *streamSource) Close() {
+	if s.r != nil {
+		s.r.Release()
 	}
-	s.next++
-	return s.r.RecordBatch(), true, nil
+}
+func (s *streamSource) Next() (arrow.RecordBatch, bool, error) {
+	for {
+		var ok bool
+		err := guardArrow(func() error {
+			if ok = s.r.Next(); ok {
+				return validateBatch(s.r.RecordBatch())
+			}
+			return s.r.Err()
+		})
+		if err != nil {
+			return nil, false, arrowError(err, fmt.Sprintf("%s batch %d", s.where(), s.next))
+		}
+		if ok {
+			s.next++
+			return s.r.RecordBatch(), true, nil
+		}
+		if more, err := s.nextStream(); !more || err != nil {
+			return nil, false, err
+		}
+	}
+}
+
+// nextStream opens the stream after the current one's end, if the input
+// goes on, and checks that its schema is the first stream's.
+func (s *streamSource) nextStream() (bool, error) {
+	if _, err := s.br.Peek(1); err == io.EOF {
+		return false, nil
+	} else if err != nil {
+		return false, wrapf(err, "reading Arrow IPC stream")
+	}
+	off := s.mr.Offset()
+	s.r.Release()
+	s.r = nil
+	if err := s.open(off); err != nil {
+		if errors.Is(err, io.EOF) {
+			return false, fmt.Errorf("reading Arrow IPC stream: the input goes on after the end of the stream at byte %d with an end-of-stream marker, not another stream", off)
+		}
+		return false, arrowError(err, fmt.Sprintf("reading Arrow IPC stream: the bytes after the end of the stream at byte %d are not another Arrow IPC stream", off))
+	}
+	s.stream++
+	if diff := schemaDiff(s.schema, s.r.Schema()); diff != "" {
+		return false, fmt.Errorf("%s: its schema differs from the first stream's: %s", s.where(), diff)
+	}
+	return true, nil
+}
+
+// where names the current stream in an error message, by its place
+// when there is more than one: "reading Arrow IPC stream 2 (at byte 1208)".
+func (s *streamSource) where() string {
+	if s.stream == 0 {
+		return "reading Arrow IPC stream"
+	}
+	return fmt.Sprintf("reading Arrow IPC stream %d (at byte %d)", s.stream+1, s.start)
+}
+
+// schemaDiff describes the first difference between the schemas of two
+// streams, or returns "" if they are the same (fields, their metadata,
+// the schema's metadata and endianness).
+func schemaDiff(first, other *arrow.Schema) string {
+	switch {
+	case first.NumFields() != other.NumFields():
+		return fmt.Sprintf("%d fields, not %d", other.NumFields(), first.NumFields())
+	case first.Endianness() != other.Endianness():
+		return fmt.Sprintf("%v endian, not %v", other.Endianness(), first.Endianness())
+	}
+	for i := range first.NumFields() {
+		if a, b := first.Field(i), other.Field(i); !a.Equal(b) {
+			return fmt.Sprintf("field %d is %s, not %s", i, b, a)
+		}
+	}
+	if a, b := first.Metadata(), other.Metadata(); !a.Equal(b) {
+		return fmt.Sprintf("schema metadata %v, not %v", b, a)
+	}
+	return ""
 }
 
 type fileSource struct {

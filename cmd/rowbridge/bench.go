@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"flag"
-	"io"
 	"os"
 	"regexp"
 	"runtime"
@@ -80,7 +79,7 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		if format != "" {
-			if err := writePlotFile(plotPath, results, format); err != nil {
+			if err := writePlotFile(e, plotPath, results, format); err != nil {
 				return err
 			}
 		}
@@ -91,23 +90,17 @@ func benchFlags(fs *flag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// writePlotFile draws the whole image before creating the file, so a
-// failed plot leaves no half-written file behind.
-func writePlotFile(path string, results []bench.Result, format string) error {
+// writePlotFile draws the whole image before writing the file, which a
+// failed plot leaves as it was.
+func writePlotFile(e *env, path string, results []bench.Result, format string) error {
 	var b bytes.Buffer
 	if err := bench.WritePlot(&b, results, format); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
+	o, err := createOutput(e, "--plot", path)
 	if err != nil {
 		return err
 	}
-	_, err = io.Copy(f, &b)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		_ = removeQuiet(path)
-	}
-	return err
+	_, err = o.Write(b.Bytes())
+	return o.finish(err)
 }

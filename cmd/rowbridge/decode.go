@@ -47,7 +47,7 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE to read it from a file (required)")
 	fs.IntVar(&batchRows, "batch-rows", 4096, "most rows per Arrow record batch")
 	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file or jsonl")
-	fs.StringVar(&out, "o", "", "output file (default stdout)")
+	fs.StringVar(&out, "o", "", "output file (default stdout); a file there is replaced only when the command succeeds")
 	return func(e *env, args []string) error {
 		layout, err := stream.resolve()
 		if err != nil {
@@ -75,7 +75,8 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// loadSchema parses --schema, reading it from a file for @FILE.
+// loadSchema parses --schema, reading it from a file for @FILE. A blank
+// schema is a usage error.
 func loadSchema(s string) (*arrow.Schema, error) {
 	if s == "" {
 		return nil, usagef("--schema is required (for example --schema 'id BIGINT, name STRING')")
@@ -85,7 +86,16 @@ func loadSchema(s string) (*arrow.Schema, error) {
 		if err != nil {
 			return nil, wrapf(err, "--schema")
 		}
+		if strings.TrimSpace(string(b)) == "" {
+			return nil, usagef("--schema @%s: the file is empty (a schema of no columns is written struct<>)", path)
+		}
 		s = string(b)
+	}
+	// The DDL of no columns is the empty string, but a blank --schema is
+	// far likelier a mistake (an unset shell variable) than a wish to
+	// decode rows of no columns.
+	if strings.TrimSpace(s) == "" {
+		return nil, usagef("--schema is empty (a schema of no columns is written struct<>)")
 	}
 	sc, err := ddl.Parse(s)
 	if err != nil {

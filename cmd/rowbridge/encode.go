@@ -32,7 +32,7 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	stream.declare(fs)
 	noProgress := declareProgress(fs)
 	fs.StringVar(&flavor, "flavor", "spark", "unsaferow only: whose bytes to write, spark (exactly Spark's) or velox (Velox's)")
-	fs.StringVar(&out, "o", "", "output file (default stdout)")
+	fs.StringVar(&out, "o", "", "output file (default stdout); a file there is replaced only when the command succeeds")
 	return func(e *env, args []string) error {
 		layout, err := stream.resolve()
 		if err != nil {

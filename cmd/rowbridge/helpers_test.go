@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -11,6 +13,26 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/stretchr/testify/require"
 )
+
+// TestMain runs main instead of the tests when the test binary is run as
+// rowbridge by command (ROWBRIDGE_TEST_MAIN=1): a test that needs a real
+// process (to interrupt it, say) runs the command line in one.
+func TestMain(m *testing.M) {
+	if os.Getenv("ROWBRIDGE_TEST_MAIN") == "1" {
+		main()
+	}
+	os.Exit(m.Run())
+}
+
+// process returns the command line args run by main in a new process.
+func process(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), "ROWBRIDGE_TEST_MAIN=1")
+	return cmd
+}
 
 // cli runs the command line in-process.
 func cli(t *testing.T, stdin []byte, args ...string) (stdout []byte, stderr string, code int) {

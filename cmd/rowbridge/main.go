@@ -67,6 +67,7 @@ const (
 )
 
 func main() {
+	removeTempsOnSignal()
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }
 

@@ -231,3 +231,27 @@ func TestRowsBeforeAnErrorReachStdout(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.NoFileExists(t, path)
 }
+
+// A blank --schema, given or read from a file, is a usage error: it
+// would decode every row as a row of no columns.
+func TestEmptySchemaIsUsageError(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.ddl")
+	require.NoError(t, os.WriteFile(empty, nil, 0o644))
+	blank := filepath.Join(dir, "blank.ddl")
+	require.NoError(t, os.WriteFile(blank, []byte(" \n\t\n"), 0o644))
+	for _, cmd := range []string{"decode", "inspect"} {
+		t.Run(cmd, func(t *testing.T) {
+			requireFailures(t, cmd, []cliFailure{
+				{"space", sampleRows, []string{"--format", "unsaferow", "--schema", " "}, 2, "rowbridge " + cmd + ": --schema is empty (a schema of no columns is written struct<>) (see 'rowbridge " + cmd + " -h')"},
+				{"newlines", sampleRows, []string{"--format", "compactrow", "--schema=\n\t\n"}, 2, "rowbridge " + cmd + ": --schema is empty (a schema of no columns is written struct<>) (see 'rowbridge " + cmd + " -h')"},
+				{"empty file", sampleRows, []string{"--format", "unsaferow", "--schema", "@" + empty}, 2, "rowbridge " + cmd + ": --schema @" + empty + ": the file is empty (a schema of no columns is written struct<>) (see 'rowbridge " + cmd + " -h')"},
+				{"blank file", sampleRows, []string{"--format", "unsaferow", "--schema", "@" + blank}, 2, "rowbridge " + cmd + ": --schema @" + blank + ": the file is empty (a schema of no columns is written struct<>) (see 'rowbridge " + cmd + " -h')"},
+			})
+		})
+	}
+	// Rows of no columns, when meant, are still possible.
+	out, stderr, code := cli(t, []byte{0, 0, 0, 0, 0, 0, 0, 0}, "decode", "--format", "unsaferow", "--schema", "struct<>", "--to", "jsonl")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, "{}\n{}\n", string(out))
+}

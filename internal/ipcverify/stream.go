@@ -31,7 +31,8 @@ const firstRead = 64 << 10
 //
 // Like arrow-go's own reader, Message returns io.EOF at the end-of-stream
 // marker (a zero length, after the continuation marker or not) and where
-// the input ends between messages.
+// the input ends between messages. It reads nothing past the marker, so
+// another stream that follows it can be read with NewMessageReaderAt.
 type MessageReader struct {
 	r      io.Reader
 	off    int64 // input offset of the next byte
@@ -46,10 +47,22 @@ var _ ipc.MessageReader = (*MessageReader)(nil)
 
 // NewMessageReader returns a MessageReader reading r.
 func NewMessageReader(r io.Reader) *MessageReader {
-	mr := &MessageReader{r: r, sent: map[int64]bool{}}
+	return NewMessageReaderAt(r, 0)
+}
+
+// NewMessageReaderAt returns a MessageReader reading r, whose first byte
+// is at offset off of a larger input (the next of concatenated streams,
+// at the Offset of the reader of the one before); errors name offsets in
+// the larger input.
+func NewMessageReaderAt(r io.Reader, off int64) *MessageReader {
+	mr := &MessageReader{r: r, off: off, sent: map[int64]bool{}}
 	mr.refs.Add(1)
 	return mr
 }
+
+// Offset returns the input offset of the next byte to read: once Message
+// has returned io.EOF, that just after the end-of-stream marker.
+func (mr *MessageReader) Offset() int64 { return mr.off }
 
 // Message returns the next verified message.
 func (mr *MessageReader) Message() (*ipc.Message, error) {

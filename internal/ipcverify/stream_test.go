@@ -84,6 +84,56 @@ func TestMessageReaderFraming(t *testing.T) {
 	})
 }
 
+// TestMessageReaderConcatenated reads a stream, then the stream after it
+// from where the first reader stopped: Offset is just past the first's
+// end-of-stream marker (either form), and errors in the second name
+// offsets in the whole input.
+func TestMessageReaderConcatenated(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	want := nestedBatches(t, mem)
+	defer release(want)
+	data := writeIPC(t, false, want, ipc.WithAllocator(mem))
+	legacyEnd := append(bytes.Clone(data[:len(data)-8]), 0, 0, 0, 0)
+	for name, first := range map[string][]byte{"end marker": data, "pre-0.15 end marker": legacyEnd} {
+		t.Run(name, func(t *testing.T) {
+			in := bytes.NewReader(append(bytes.Clone(first), data...))
+			mr := NewMessageReader(in)
+			n := 0
+			for {
+				_, err := mr.Message()
+				if err == io.EOF {
+					break
+				}
+				require.NoError(t, err)
+				n++
+			}
+			mr.Release()
+			require.Equal(t, len(framesOf(t, data)), n)
+			require.Equal(t, int64(len(first)), mr.Offset())
+			require.Equal(t, len(data), in.Len(), "nothing of the second stream is read")
+
+			r, err := ipc.NewReaderFromMessageReader(NewMessageReaderAt(in, mr.Offset()), ipc.WithAllocator(mem))
+			require.NoError(t, err)
+			n = 0
+			for r.Next() {
+				require.True(t, array.RecordEqual(want[n], r.RecordBatch()), "batch %d", n)
+				n++
+			}
+			require.NoError(t, r.Err())
+			r.Release()
+			require.Equal(t, len(want), n)
+		})
+	}
+	t.Run("offsets in the whole input", func(t *testing.T) {
+		mr := NewMessageReaderAt(bytes.NewReader(data[:20]), 1000)
+		defer mr.Release()
+		_, err := mr.Message()
+		e := requireError(t, err, "truncated input at byte 1020")
+		require.Equal(t, int64(1020), e.Offset)
+	})
+}
+
 func TestMessageReaderTruncated(t *testing.T) {
 	data := nestedIPC(t, false)
 	frames := framesOf(t, data)
