@@ -20,7 +20,7 @@ var (
 	// ErrPartitions: maps of one shuffle disagree on the partition count.
 	ErrPartitions = errors.New("partition counts disagree")
 	// ErrDuplicate: the same shuffle file was found twice, in distinct files.
-	ErrDuplicate = errors.New("duplicate map output")
+	ErrDuplicate = errors.New("duplicate shuffle file")
 	// ErrOrphan: a data or checksum file without its index.
 	ErrOrphan = errors.New("shuffle file without its index")
 	// ErrChecksum: a segment's bytes do not have the checksum recorded for it.

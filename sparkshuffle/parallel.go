@@ -36,11 +36,11 @@ type pipeline struct {
 	quit chan struct{}
 	wg   sync.WaitGroup
 
-	order  chan *segTask   // segments in read order, for the consumer
-	open   chan struct{}   // semaphore: segments open
-	window chan struct{}   // semaphore: jobs of segments ahead of the head
-	work   chan *job       // jobs for the decoders
-	cur    *segTask        // the head, being consumed
+	order  chan *segTask // segments in read order, for the consumer
+	open   chan struct{} // semaphore: segments open
+	window chan struct{} // semaphore: jobs of segments ahead of the head
+	work   chan *job     // jobs for the decoders
+	cur    *segTask      // the head, being consumed
 	once   sync.Once
 	rowBuf sync.Pool // *jobBuf
 }
