@@ -31,7 +31,7 @@ type mapSpec struct {
 // of every segment.
 type fixture struct {
 	folder *shuffletest.Folder
-	paths  map[[2]int64]shuffletest.Paths // (shuffle, map) -> files
+	paths  map[[2]int64]shuffletest.Paths  // (shuffle, map) -> files
 	rows   map[int]map[int]map[int64][]key // shuffle -> partition -> map -> rows
 	maps   map[int][]int64                 // shuffle -> map ids, ascending
 }

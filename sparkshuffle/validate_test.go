@@ -33,10 +33,10 @@ func requireFileError(t *testing.T, err error, path string, cause error, text st
 
 func TestOpenRejectsBadFiles(t *testing.T) {
 	for _, c := range []struct {
-		name  string
-		break_ func(t *testing.T, fx *fixture) string // returns the path the error must name
-		cause error
-		text  string
+		name   string
+		breakIt func(t *testing.T, fx *fixture) string // returns the path the error must name
+		cause  error
+		text   string
 	}{
 		{"truncated index", func(t *testing.T, fx *fixture) string {
 			p := fx.paths[[2]int64{4, 12}].Index
@@ -96,7 +96,7 @@ func TestOpenRejectsBadFiles(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			fx := build(t, framing.None, 2, small)
-			path := c.break_(t, fx)
+			path := c.breakIt(t, fx)
 			_, err := sparkshuffle.Open(fx.folder.LocalDirs...)
 			requireFileError(t, err, path, c.cause, c.text)
 			require.Contains(t, err.Error(), filepath.Base(path))
