@@ -33,10 +33,10 @@ func requireFileError(t *testing.T, err error, path string, cause error, text st
 
 func TestOpenRejectsBadFiles(t *testing.T) {
 	for _, c := range []struct {
-		name   string
+		name    string
 		breakIt func(t *testing.T, fx *fixture) string // returns the path the error must name
-		cause  error
-		text   string
+		cause   error
+		text    string
 	}{
 		{"truncated index", func(t *testing.T, fx *fixture) string {
 			p := fx.paths[[2]int64{4, 12}].Index
