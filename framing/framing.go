@@ -2,10 +2,12 @@
 // streams, in the two framings used for UnsafeRow and CompactRow data.
 //
 // Spark framing is a sequence of records, each a big-endian uint32 size
-// followed by that many row bytes, until EOF. Velox framing is a sequence of
-// row groups, each a 9-byte little-endian header (uncompressed size,
-// compressed size, compressed flag) followed by Spark-framed records,
-// optionally compressed as a whole with a codec agreed out of band.
+// followed by that many row bytes, until EOF (or a size of -1), optionally
+// inside one of Spark's compression streams (lz4, snappy, zstd, lzf; see
+// NewStreamReader). Velox framing is a sequence of row groups, each a 9-byte
+// little-endian header (uncompressed size, compressed size, compressed
+// flag) followed by Spark-framed records, optionally compressed as a whole
+// with a codec agreed out of band.
 package framing
 
 import (
@@ -44,19 +46,23 @@ func ParseFraming(s string) (Framing, error) {
 	return 0, fmt.Errorf("unknown framing %q (want spark or velox)", s)
 }
 
-// Codec is the compression applied to Velox row groups.
+// Codec is a compression: of Velox row groups (each group one block), or of
+// a whole Spark-framed stream (Spark's CompressionCodec streams, see
+// NewStreamReader). The stream does not record it in either framing.
 type Codec uint8
 
 const (
 	None   Codec = iota
-	LZ4          // raw LZ4 block, no size prefix (folly CodecType::LZ4)
-	Zstd         // zstd frame
-	Snappy       // raw snappy block
-	Zlib         // RFC 1950 stream
-	Gzip         // RFC 1952 stream
+	LZ4          // Velox: raw LZ4 block (folly CodecType::LZ4); Spark: lz4-java LZ4BlockOutputStream
+	Zstd         // Velox: zstd frame; Spark: zstd-jni frames
+	Snappy       // Velox: raw snappy block; Spark: snappy-java SnappyOutputStream
+	Zlib         // Velox only: RFC 1950 stream
+	Gzip         // Velox only: RFC 1952 stream
+	LZF          // Spark only: compress-lzf LZFOutputStream chunks
+	Auto         // Spark only, reading only: the codec sniffed from the first bytes
 )
 
-var codecNames = [...]string{"none", "lz4", "zstd", "snappy", "zlib", "gzip"}
+var codecNames = [...]string{"none", "lz4", "zstd", "snappy", "zlib", "gzip", "lzf", "auto"}
 
 func (c Codec) String() string {
 	if int(c) < len(codecNames) {

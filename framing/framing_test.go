@@ -350,10 +350,16 @@ func TestMaxRowSizeOption(t *testing.T) {
 }
 
 func TestConfigErrors(t *testing.T) {
-	_, err := NewWriter(io.Discard, Spark, Zstd)
+	_, err := NewWriter(io.Discard, Spark, Zlib)
 	require.ErrorContains(t, err, "velox framing only")
-	_, err = NewReader(bytes.NewReader(nil), Spark, LZ4)
+	_, err = NewReader(bytes.NewReader(nil), Spark, Gzip)
 	require.ErrorContains(t, err, "velox framing only")
+	_, err = NewWriter(io.Discard, Spark, Auto)
+	require.ErrorContains(t, err, "reading only")
+	_, err = NewReader(bytes.NewReader(nil), Velox, LZF)
+	require.ErrorContains(t, err, "spark framing only")
+	_, err = NewWriter(io.Discard, Velox, Auto)
+	require.ErrorContains(t, err, "spark framing only")
 	_, err = NewReader(bytes.NewReader(nil), Velox, Codec(9))
 	require.Error(t, err)
 	_, err = NewWriter(io.Discard, Framing(7), None)

@@ -20,7 +20,9 @@ const (
 // HeaderSize is the size of a Velox row-group header.
 const HeaderSize = 9
 
-// endMarker is the explicit end of stream very old Spark wrote (-1).
+// endMarker is a size of -1: the end of a stream, as Spark 1.4/1.5 wrote
+// at close and SparkPlan.getByteArrayRdd writes after collected rows.
+// Another stream may follow it (streams concatenated), so reading goes on.
 const endMarker = 0xFFFFFFFF
 
 // ReaderOption configures a Reader.
@@ -77,10 +79,21 @@ type Reader struct {
 }
 
 // NewReader returns a Reader of the rows in r, framed with f; c is the
-// codec of compressed Velox row groups (the stream does not record it).
+// codec of compressed Velox row groups, or in the Spark framing the codec
+// stream around the records (see NewStreamReader; Auto sniffs it). The
+// stream does not record the codec. In a compressed Spark stream the
+// offsets of an *Error count decompressed bytes; a codec failure is a
+// *CodecError inside it, with the compressed offset.
 func NewReader(r io.Reader, f Framing, c Codec, opts ...ReaderOption) (*Reader, error) {
-	if err := check(f, c); err != nil {
+	if err := check(f, c, true); err != nil {
 		return nil, err
+	}
+	if f == Spark && c != None {
+		sr, err := NewStreamReader(r, c)
+		if err != nil {
+			return nil, err
+		}
+		r, c = sr, None
 	}
 	br, ok := r.(*bufio.Reader)
 	if !ok {
@@ -93,15 +106,18 @@ func NewReader(r io.Reader, f Framing, c Codec, opts ...ReaderOption) (*Reader, 
 	return rd, nil
 }
 
-func check(f Framing, c Codec) error {
+func check(f Framing, c Codec, reading bool) error {
 	if f != Spark && f != Velox {
 		return fmt.Errorf("framing: unknown framing %v", f)
 	}
 	if int(c) >= len(codecNames) {
 		return fmt.Errorf("framing: unknown codec %v", c)
 	}
-	if f == Spark && c != None {
-		return fmt.Errorf("framing: codec %v applies to the velox framing only", c)
+	if f == Spark {
+		return sparkCodec(c, reading)
+	}
+	if c == LZF || c == Auto {
+		return fmt.Errorf("framing: codec %v applies to the spark framing only", c)
 	}
 	return nil
 }
@@ -158,6 +174,11 @@ func (r *Reader) sparkRow() (bool, error) {
 	start := r.pos
 	n, err := io.ReadFull(r.in, prefix)
 	r.pos += int64(n)
+	for err == nil && binary.BigEndian.Uint32(prefix) == endMarker {
+		start = r.pos
+		n, err = io.ReadFull(r.in, prefix)
+		r.pos += int64(n)
+	}
 	switch {
 	case err == io.EOF:
 		return false, nil
@@ -165,9 +186,6 @@ func (r *Reader) sparkRow() (bool, error) {
 		return false, r.fail(start, -1, readErr(err), "row size prefix has %d of 4 bytes", n)
 	}
 	size := binary.BigEndian.Uint32(prefix)
-	if size == endMarker {
-		return false, nil
-	}
 	if int64(size) > int64(r.maxRow) {
 		return false, r.fail(start, -1, rowbridge.ErrOutOfBounds, "row size %d exceeds the %s row limit", size, sizeName(r.maxRow))
 	}

@@ -23,15 +23,34 @@ type Writer struct {
 	comp    compressor
 	// maxGroup caps a Velox group's bytes (0: MaxGroupSize); tests lower it.
 	maxGroup int
+	stream   io.WriteCloser // the Spark codec stream, nil without one
 }
 
 // NewWriter returns a Writer of f-framed rows to w; c compresses Velox row
-// groups (None for no compression; the Spark framing takes None only).
+// groups, or in the Spark framing is the codec stream around the records
+// (see NewStreamWriter; None for no compression). Close ends the stream.
 func NewWriter(w io.Writer, f Framing, c Codec) (*Writer, error) {
-	if err := check(f, c); err != nil {
+	if err := check(f, c, false); err != nil {
 		return nil, err
 	}
+	if f == Spark && c != None {
+		stream, err := NewStreamWriter(w, c)
+		if err != nil {
+			return nil, err
+		}
+		return &Writer{w: stream, framing: f, stream: stream}, nil
+	}
 	return &Writer{w: w, framing: f, codec: c, comp: compressor{codec: c}}, nil
+}
+
+// Close ends the stream: a Spark codec stream writes its last block and
+// end mark; the plain framings have no trailer. It does not close the
+// underlying writer.
+func (w *Writer) Close() error {
+	if w.stream == nil {
+		return nil
+	}
+	return w.stream.Close()
 }
 
 // Write writes rows: as bare records in the Spark framing, as row groups

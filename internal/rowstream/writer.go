@@ -85,9 +85,13 @@ func (w *Writer) write(rec arrow.RecordBatch) error {
 	return w.out.Write(&w.rows)
 }
 
-// Close ends the stream; the framings have no trailer, so it only stops
-// further writes. It does not close the underlying writer.
+// Close ends the stream (a Spark codec stream writes its end; the plain
+// framings have no trailer) and stops further writes. It does not close
+// the underlying writer.
 func (w *Writer) Close() error {
+	if w.closed {
+		return nil
+	}
 	w.closed = true
-	return nil
+	return w.out.Close()
 }

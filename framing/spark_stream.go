@@ -1,0 +1,267 @@
+package framing
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/rowbridge/rowbridge"
+)
+
+// Spark's stream codecs: what org.apache.spark.io.CompressionCodec wraps
+// around every shuffle file segment, spill and collected result. Each codec
+// lives in a file of its own (spark_lz4.go, spark_snappy.go, spark_zstd.go,
+// spark_lzf.go); this file holds the dispatch, the options and the error.
+
+// Block-size defaults and limits of the stream writers, as Spark and the
+// Java libraries set them.
+const (
+	SparkLZ4BlockSize    = 32 << 10 // spark.io.compression.lz4.blockSize
+	SparkSnappyBlockSize = 32 << 10 // spark.io.compression.snappy.blockSize
+	SparkLZFBlockSize    = 0xFFFF   // compress-lzf's LZFChunk.MAX_CHUNK_LEN (Spark does not set it)
+	SparkZstdLevel       = 1        // spark.io.compression.zstd.level
+
+	lz4MinBlockSize    = 64       // lz4-java LZ4BlockOutputStream.MIN_BLOCK_SIZE
+	lz4MaxBlockSize    = 32 << 20 // lz4-java: 1 << (COMPRESSION_LEVEL_BASE + 0x0F)
+	snappyMinBlockSize = 1 << 10  // snappy-java SnappyOutputStream.MIN_BLOCK_SIZE
+	snappyMaxBlockSize = 512 << 20
+	lzfMaxChunk        = 0xFFFF // an LZF chunk's lengths are 16-bit
+)
+
+// StreamOption configures NewStreamReader and NewStreamWriter. An option
+// given a value it cannot take makes the constructor fail.
+type StreamOption func(*streamOptions) error
+
+type streamOptions struct {
+	blockSize int // 0: the codec's Spark default
+	zstdLevel int
+	maxWindow int // zstd decoder window and memory limit
+}
+
+// WithBlockSize sets the writer's block size in uncompressed bytes: lz4
+// 64 B to 32 MiB (default 32 KiB; lz4-java records it in each header as
+// the power of two at or above it), snappy 1 KiB to 512 MiB (default
+// 32 KiB), lzf 1 to 65535 (default 65535). zstd has no blocks to set (the
+// BufferedOutputStream in front of zstd-jni does not change the bytes), so
+// the option is refused there. Readers accept every legal block size
+// whatever this says.
+func WithBlockSize(n int) StreamOption {
+	return func(o *streamOptions) error {
+		if n <= 0 {
+			return fmt.Errorf("framing: block size %d, want a positive size", n)
+		}
+		o.blockSize = n
+		return nil
+	}
+}
+
+// WithZstdLevel sets the zstd writer's compression level, as
+// spark.io.compression.zstd.level does (default 1), mapped to the nearest
+// level of the Go encoder (1 fastest .. 4 best of its four).
+func WithZstdLevel(level int) StreamOption {
+	return func(o *streamOptions) error {
+		if level < 1 || level > 22 {
+			return fmt.Errorf("framing: zstd level %d, want 1 to 22", level)
+		}
+		o.zstdLevel = level
+		return nil
+	}
+}
+
+// WithMaxZstdWindow sets the largest zstd window (and decoder memory) a
+// reader accepts (default MaxZstdWindow).
+func WithMaxZstdWindow(n int) StreamOption {
+	return func(o *streamOptions) error {
+		if n < 1<<10 {
+			return fmt.Errorf("framing: zstd window limit %d, want at least 1 KiB", n)
+		}
+		o.maxWindow = n
+		return nil
+	}
+}
+
+// MaxZstdWindow is the largest zstd window a stream reader accepts by
+// default: 128 MiB, the reference decoder's default limit (window log 27).
+const MaxZstdWindow = 128 << 20
+
+func newStreamOptions(opts []StreamOption) (streamOptions, error) {
+	o := streamOptions{zstdLevel: SparkZstdLevel, maxWindow: MaxZstdWindow}
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return o, err
+		}
+	}
+	return o, nil
+}
+
+// CodecError reports a Spark codec stream that is corrupt or truncated:
+// the codec, the byte offset in the compressed input of the block, chunk
+// or frame at fault (for zstd: how far the decoder had read), and which of
+// several concatenated streams it is in. Err is the cause:
+// rowbridge.ErrTruncated, ErrLayout (corrupt data), ErrOutOfBounds (a
+// length beyond its limit), or the input's own I/O error.
+type CodecError struct {
+	Codec  Codec
+	Offset int64 // byte offset in the compressed input
+	Stream int   // 0-based index among concatenated streams
+	Msg    string
+	Err    error
+}
+
+func (e *CodecError) Error() string {
+	msg := fmt.Sprintf("%v stream: compressed byte %d", e.Codec, e.Offset)
+	if e.Stream > 0 {
+		msg += fmt.Sprintf(" (stream %d of the concatenation)", e.Stream+1)
+	}
+	msg += ": " + e.Msg
+	if e.Err != nil && !isSentinel(e.Err) {
+		msg += ": " + e.Err.Error()
+	}
+	return msg
+}
+
+func (e *CodecError) Unwrap() error { return e.Err }
+
+// isSentinel says whether err is one of rowbridge's causes, which the
+// message already explains.
+func isSentinel(err error) bool {
+	return err == rowbridge.ErrTruncated || err == rowbridge.ErrLayout || err == rowbridge.ErrOutOfBounds
+}
+
+// NewStreamReader returns the decompressed bytes of a Spark codec stream:
+// r may hold several complete streams back to back (Spark's fast spill
+// merge concatenates them), and 0 bytes are an empty stream. c is None (r
+// itself), LZ4, Snappy, Zstd, LZF, or Auto, which sniffs the codec from the
+// first bytes (see SniffCodec) and so may read from r before returning.
+// Corrupt or truncated input gives a *CodecError from Read.
+func NewStreamReader(r io.Reader, c Codec, opts ...StreamOption) (io.Reader, error) {
+	o, err := newStreamOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := sparkCodec(c, true); err != nil {
+		return nil, err
+	}
+	if c == None {
+		return r, nil
+	}
+	br, ok := r.(*bufio.Reader)
+	if !ok || br.Size() < streamBufferSize {
+		br = bufio.NewReaderSize(r, streamBufferSize)
+	}
+	if c == Auto {
+		head, err := br.Peek(sniffLen)
+		if err != nil && err != io.EOF {
+			return nil, &CodecError{Codec: Auto, Msg: "reading the first bytes", Err: err}
+		}
+		if c, err = SniffCodec(head); err != nil {
+			return nil, err
+		}
+		if c == None {
+			return br, nil
+		}
+	}
+	switch c {
+	case LZ4:
+		return &lz4Reader{in: br}, nil
+	case Snappy:
+		return &snappyReader{in: br}, nil
+	case Zstd:
+		return newZstdReader(br, o)
+	default:
+		return &lzfReader{in: br}, nil
+	}
+}
+
+// NewStreamWriter returns a writer of one Spark codec stream to w, built
+// as Spark's CompressionCodec configures the Java library (see the codec
+// files and WithBlockSize). Close ends the stream (lz4 writes its end
+// mark, snappy its header if nothing was written) without closing w.
+func NewStreamWriter(w io.Writer, c Codec, opts ...StreamOption) (io.WriteCloser, error) {
+	o, err := newStreamOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := sparkCodec(c, false); err != nil {
+		return nil, err
+	}
+	switch c {
+	case None:
+		if o.blockSize != 0 {
+			return nil, errors.New("framing: an uncompressed stream has no block size")
+		}
+		return nopCloser{w}, nil
+	case LZ4:
+		return newLZ4Writer(w, o)
+	case Snappy:
+		return newSnappyWriter(w, o)
+	case Zstd:
+		return newZstdWriter(w, o)
+	default:
+		return newLZFWriter(w, o)
+	}
+}
+
+// sparkCodec refuses the codecs Spark has no stream for.
+func sparkCodec(c Codec, reading bool) error {
+	switch c {
+	case None, LZ4, Snappy, Zstd, LZF:
+		return nil
+	case Auto:
+		if reading {
+			return nil
+		}
+		return errors.New("framing: codec auto applies to reading only (name the codec to write)")
+	case Zlib, Gzip:
+		return fmt.Errorf("framing: Spark has no %v codec (its streams are lz4, snappy, zstd or lzf); %v applies to the velox framing only", c, c)
+	}
+	return fmt.Errorf("framing: unknown codec %v", c)
+}
+
+// streamBufferSize is the input buffer of a stream reader: a Spark block
+// (32 KiB and its header) is decompressed straight from it.
+const streamBufferSize = 64 << 10
+
+type nopCloser struct{ io.Writer }
+
+func (nopCloser) Close() error { return nil }
+
+// readHeader reads a fixed-size block header into h. At a clean end of
+// input (no byte of a header) it returns io.EOF; part of a header is
+// io.ErrUnexpectedEOF.
+func readHeader(in *bufio.Reader, h []byte) error {
+	n, err := io.ReadFull(in, h)
+	if err == io.EOF && n == 0 {
+		return io.EOF
+	}
+	return err
+}
+
+// payload returns the next n bytes of in: a view of in's buffer when they
+// fit (valid until the next read of in), else a copy in *spare, grown as
+// the bytes arrive so a hostile length costs memory only as its bytes do.
+func payload(in *bufio.Reader, n int, spare *[]byte) ([]byte, error) {
+	if n <= in.Size() {
+		b, err := in.Peek(n)
+		if err != nil {
+			return nil, err
+		}
+		in.Discard(n)
+		return b, nil
+	}
+	var err error
+	*spare, err = appendRead((*spare)[:0], in, n)
+	return *spare, err
+}
+
+// truncatedOr maps a short read to ErrTruncated and keeps I/O errors.
+func truncatedOr(err error) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return rowbridge.ErrTruncated
+	}
+	return err
+}
+
+// errWriteClosed is a Write after Close.
+var errWriteClosed = errors.New("framing: write to a closed stream")
