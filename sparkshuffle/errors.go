@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/framing"
 )
 
 // Sentinel causes, tested with errors.Is through the error types below.
@@ -69,8 +70,11 @@ type SegmentError struct {
 	Map        int64
 	Partition  int
 	Start, End int64 // the segment's bytes in the data file
-	// FileOffset is the data-file byte at fault when known (uncompressed
-	// segments, whose stream bytes are the file's), else -1.
+	// Codec is the segment's codec, framing.Auto when the error came
+	// before it was known.
+	Codec framing.Codec
+	// FileOffset is the data-file byte at fault when known (any byte of an
+	// uncompressed segment; the block, chunk or frame a codec rejected), else -1.
 	FileOffset int64
 	// StreamOffset is the byte at fault in the segment's decompressed
 	// stream of records, or -1.
@@ -82,11 +86,15 @@ type SegmentError struct {
 }
 
 func (e *SegmentError) Error() string {
-	msg := fmt.Sprintf("%s: shuffle %d, map %d, partition %d (bytes %d-%d)", e.Path, e.Shuffle, e.Map, e.Partition, e.Start, e.End)
-	switch {
-	case e.FileOffset >= 0:
+	codec := ""
+	if e.Codec != framing.Auto {
+		codec = e.Codec.String() + ", "
+	}
+	msg := fmt.Sprintf("%s: shuffle %d, map %d, partition %d (%sbytes %d-%d)", e.Path, e.Shuffle, e.Map, e.Partition, codec, e.Start, e.End)
+	if e.FileOffset >= 0 {
 		msg += fmt.Sprintf(", file byte %d", e.FileOffset)
-	case e.StreamOffset >= 0:
+	}
+	if e.StreamOffset >= 0 && (e.FileOffset < 0 || e.Codec != framing.None) {
 		msg += fmt.Sprintf(", decompressed byte %d", e.StreamOffset)
 	}
 	var de *rowbridge.DecodeError

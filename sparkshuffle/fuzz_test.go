@@ -72,6 +72,10 @@ func FuzzSegment(f *testing.F) {
 	f.Add(seg)
 	f.Add(seg[:len(seg)-5])
 	f.Add(append(append([]byte{}, seg[:len(seg)/2]...), 0xFF, 0xFF, 0xFF, 0xFF))
+	for _, c := range []framing.Codec{framing.LZ4, framing.Snappy, framing.Zstd, framing.LZF} {
+		seg, _ := shuffletest.Spills(f, mem, c, 0, 1, 2, 1)
+		f.Add(seg)
+	}
 	f.Add([]byte{0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0})
 	f.Add([]byte{0x7F, 0xFF, 0xFF, 0xFF})

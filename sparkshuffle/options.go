@@ -60,7 +60,7 @@ type config struct {
 }
 
 func newConfig(opts []Option) (*config, error) {
-	c := &config{first: 0, last: -1, batchRows: DefaultBatchRows, codec: defaultCodec, workers: runtime.GOMAXPROCS(0)}
+	c := &config{first: 0, last: -1, batchRows: DefaultBatchRows, codec: framing.Auto, workers: runtime.GOMAXPROCS(0)}
 	for _, o := range opts {
 		if err := o(c); err != nil {
 			return nil, err

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/rowbridge/rowbridge/framing"
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
 
@@ -57,7 +58,8 @@ type job struct {
 	task   *segTask
 	buf    *jobBuf
 	batch  rowBatch
-	window bool // holds a window slot
+	codec  framing.Codec // the segment's
+	window bool          // holds a window slot
 	rec    arrow.RecordBatch
 	err    error
 	done   chan struct{} // closed once rec or err is set
@@ -127,7 +129,7 @@ func (p *pipeline) split(t *segTask) {
 			p.fail(t, err)
 			return
 		}
-		j := &job{task: t, done: make(chan struct{})}
+		j := &job{task: t, codec: sr.codec, done: make(chan struct{})}
 		select {
 		case <-t.head:
 		case p.window <- struct{}{}:
@@ -168,7 +170,7 @@ func (p *pipeline) decode() {
 		case j := <-p.work:
 			rec, err := p.dec.Decode(j.batch.rows)
 			if err != nil {
-				j.err = decodeError(j.task.seg, p.cfg.codec, j.batch, err)
+				j.err = decodeError(j.task.seg, j.codec, j.batch, err)
 			}
 			j.rec = rec
 			p.rowBuf.Put(j.buf)

@@ -72,7 +72,19 @@ func (s Segment) path() string {
 
 // fail wraps err with the segment's context.
 func (s Segment) fail(err error, fileOff, streamOff, row int64) *SegmentError {
-	return &SegmentError{Path: s.path(), Shuffle: s.Map.Shuffle, Map: s.Map.Map, Partition: s.Partition,
+	return s.withCodec(framing.Auto).fail(err, fileOff, streamOff, row)
+}
+
+// codedSegment is a segment whose codec is known, for errors.
+type codedSegment struct {
+	Segment
+	codec framing.Codec
+}
+
+func (s Segment) withCodec(c framing.Codec) codedSegment { return codedSegment{s, c} }
+
+func (s codedSegment) fail(err error, fileOff, streamOff, row int64) *SegmentError {
+	return &SegmentError{Path: s.path(), Shuffle: s.Map.Shuffle, Map: s.Map.Map, Partition: s.Partition, Codec: s.codec,
 		Start: s.Offset(), End: s.Offset() + s.Size(), FileOffset: fileOff, StreamOffset: streamOff, Row: row, Err: err}
 }
 
@@ -86,18 +98,15 @@ type rowBatch struct {
 }
 
 // segmentReader splits a segment's records into batches: the segment's
-// bytes, decompressed, then split by the Spark framing. An explicit end
-// marker (-1, written after each stream by very old Spark) ends one
-// stream; bytes after it are read as the next stream's records.
+// bytes, decompressed, then split by the Spark framing (which reads on
+// past the -1 size very old Spark wrote at the end of each stream).
 type segmentReader struct {
-	seg      Segment
-	codec    framing.Codec
-	f        *os.File
-	stream   countingReader // decompressed bytes
-	br       *bufio.Reader
-	fr       *framing.Reader
-	base     int64 // decompressed offset where fr started
-	rowsBase int64 // segment rows before fr started
+	seg    Segment
+	codec  framing.Codec // the segment's codec, sniffed when asked to
+	f      *os.File
+	stream countingReader // decompressed bytes
+	br     *bufio.Reader
+	fr     *framing.Reader
 }
 
 // openSegment readies a segment for reading (after verifying its checksum
@@ -115,23 +124,56 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 	if err != nil {
 		return nil, seg.fail(err, -1, -1, -1)
 	}
+	codec := cfg.codec
+	if codec == framing.Auto {
+		if codec, err = sniff(f, seg); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
 	var raw io.Reader = io.NewSectionReader(f, seg.Offset(), seg.Size())
 	if cfg.progress != nil {
 		raw = &progressReader{r: raw, fn: cfg.progress}
 	}
-	dec, err := openStream(raw, cfg.codec)
+	dec, err := framing.NewStreamReader(raw, codec)
 	if err != nil {
 		f.Close()
-		return nil, seg.fail(err, -1, -1, -1)
+		return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
 	}
-	sr := &segmentReader{seg: seg, codec: cfg.codec, f: f, stream: countingReader{r: dec}}
+	sr := &segmentReader{seg: seg, codec: codec, f: f, stream: countingReader{r: dec}}
 	sr.br = bufio.NewReaderSize(&sr.stream, 64<<10)
-	sr.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None)
-	if err != nil {
+	if sr.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None); err != nil {
 		f.Close()
 		return nil, err
 	}
 	return sr, nil
+}
+
+// sniff names the codec of a segment from its first bytes.
+func sniff(f *os.File, seg Segment) (framing.Codec, error) {
+	head := make([]byte, min(seg.Size(), 16))
+	if _, err := f.ReadAt(head, seg.Offset()); err != nil {
+		return 0, seg.fail(err, seg.Offset(), -1, -1)
+	}
+	c, err := framing.SniffCodec(head)
+	if err != nil {
+		return 0, seg.fail(err, seg.Offset(), -1, -1)
+	}
+	return c, nil
+}
+
+// SniffCodec names the codec of the segment's first stream from its first
+// bytes (framing.SniffCodec); None for an empty segment.
+func (s Segment) SniffCodec() (framing.Codec, error) {
+	if s.Size() == 0 {
+		return framing.None, nil
+	}
+	f, err := os.Open(s.Map.DataPath)
+	if err != nil {
+		return 0, s.fail(err, -1, -1, -1)
+	}
+	defer f.Close()
+	return sniff(f, s)
 }
 
 // consumed is how many decompressed bytes the framing reader has taken.
@@ -140,32 +182,25 @@ func (sr *segmentReader) consumed() int64 { return sr.stream.n - int64(sr.br.Buf
 // next reads the next batch of up to n rows; io.EOF at the segment's end.
 // The rows alias the reader's buffers until the next call.
 func (sr *segmentReader) next(n int) (rowBatch, error) {
-	for {
-		start := sr.consumed()
-		rows, err := sr.fr.Next(n)
-		if len(rows) > 0 {
-			return rowBatch{rows: rows, firstRow: sr.rowsBase + sr.fr.RowsRead() - int64(len(rows)), streamOff: start}, nil
-		}
-		if err != io.EOF {
-			var fe *framing.Error
-			if errors.As(err, &fe) {
-				off := sr.base + fe.Offset
-				return rowBatch{}, sr.seg.fail(framingCause{fe}, sr.fileOffset(off), off, sr.rowsBase+fe.RowsRead)
-			}
-			return rowBatch{}, sr.seg.fail(err, -1, sr.consumed(), sr.rowsBase+sr.fr.RowsRead())
-		}
-		// The framing reader stopped at the end of the bytes or at an end
-		// marker; anything left is another stream's records.
-		if _, err := sr.br.Peek(1); err != nil {
-			if err == io.EOF {
-				return rowBatch{}, io.EOF
-			}
-			return rowBatch{}, sr.seg.fail(err, -1, sr.consumed(), sr.rowsBase+sr.fr.RowsRead())
-		}
-		sr.rowsBase += sr.fr.RowsRead()
-		sr.base = sr.consumed()
-		sr.fr, _ = framing.NewReader(sr.br, framing.Spark, framing.None)
+	start := sr.consumed()
+	rows, err := sr.fr.Next(n)
+	if len(rows) > 0 {
+		return rowBatch{rows: rows, firstRow: sr.fr.RowsRead() - int64(len(rows)), streamOff: start}, nil
 	}
+	if err == io.EOF {
+		return rowBatch{}, io.EOF
+	}
+	seg := sr.seg.withCodec(sr.codec)
+	var fe *framing.Error
+	if !errors.As(err, &fe) {
+		return rowBatch{}, seg.fail(err, -1, sr.consumed(), sr.fr.RowsRead())
+	}
+	fileOff := sr.fileOffset(fe.Offset)
+	var ce *framing.CodecError
+	if errors.As(err, &ce) {
+		fileOff = sr.seg.Offset() + ce.Offset
+	}
+	return rowBatch{}, seg.fail(framingCause{fe}, fileOff, fe.Offset, fe.RowsRead)
 }
 
 // fileOffset maps a decompressed offset to a data-file offset, -1 when
@@ -183,11 +218,13 @@ func (sr *segmentReader) decodeError(b rowBatch, err error) error {
 	return decodeError(sr.seg, sr.codec, b, err)
 }
 
-func decodeError(seg Segment, codec framing.Codec, b rowBatch, err error) error {
+func decodeError(s Segment, codec framing.Codec, b rowBatch, err error) error {
+	seg := s.withCodec(codec)
 	var de *rowbridge.DecodeError
 	if !errors.As(err, &de) || de.Row < 0 || de.Row >= len(b.rows) {
 		return seg.fail(err, -1, -1, b.firstRow)
 	}
+	// A -1 size between rows (very old Spark) would shift this by 4 bytes.
 	off := b.streamOff
 	for _, r := range b.rows[:de.Row] {
 		off += 4 + int64(len(r))
@@ -243,10 +280,28 @@ func (p *progressReader) Read(b []byte) (int, error) {
 	return n, err
 }
 
-// openStream returns the decompressed bytes of the codec streams in r.
-func openStream(r io.Reader, c framing.Codec) (io.Reader, error) {
-	if c == framing.None {
-		return r, nil
+// SniffCodec names the codec of the shuffle's segments from the first
+// bytes of each map output's first non-empty segment (Spark uses one codec
+// per application). It is None when the shuffle has no bytes, and an error
+// when the maps' segments name different codecs or none that is known.
+func (s *Shuffle) SniffCodec() (framing.Codec, error) {
+	codec, from := framing.None, Segment{}
+	for _, m := range s.Maps {
+		for p := range m.Partitions() {
+			seg := m.Segment(p)
+			if seg.Size() == 0 {
+				continue
+			}
+			c, err := seg.SniffCodec()
+			if err != nil {
+				return 0, err
+			}
+			if from.Map != nil && c != codec {
+				return 0, seg.withCodec(c).fail(fmt.Errorf("%w: %v, but partition %d of map %d (%s) is %v", rowbridge.ErrLayout, c, from.Partition, from.Map.Map, from.Map.DataPath, codec), seg.Offset(), -1, -1)
+			}
+			codec, from = c, seg
+			break
+		}
 	}
-	return nil, fmt.Errorf("codec %v is not a Spark stream codec", c)
+	return codec, nil
 }

@@ -13,7 +13,6 @@ import (
 	"bytes"
 	"crypto/rand"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -224,7 +223,7 @@ func Check(t testing.TB, rec arrow.RecordBatch, i int, k Key) {
 func Stream(t testing.TB, codec framing.Codec, recs ...arrow.RecordBatch) []byte {
 	t.Helper()
 	var out bytes.Buffer
-	cw, err := streamWriter(&out, codec)
+	cw, err := framing.NewStreamWriter(&out, codec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +269,3 @@ func Spills(t testing.TB, mem memory.Allocator, codec framing.Codec, part int, m
 	}
 	return seg, keys
 }
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
