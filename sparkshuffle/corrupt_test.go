@@ -77,6 +77,11 @@ func TestChecksumMismatch(t *testing.T) {
 			}
 			require.Error(t, m7.Segment(2).VerifyChecksum())
 			require.NoError(t, m7.Segment(0).VerifyChecksum())
+			s4, _ := set.Shuffle(4)
+			verr := s4.VerifyChecksums()
+			require.ErrorAs(t, verr, &ce)
+			require.Equal(t, [2]int64{7, 2}, [2]int64{ce.Map, int64(ce.Partition)})
+			require.Len(t, verr.(interface{ Unwrap() []error }).Unwrap(), 1, "one bad segment")
 
 			// Ignored, the checksum lets every row through.
 			r = newReader(t, set, 4, sparkshuffle.WithWorkers(workers), sparkshuffle.WithChecksum(sparkshuffle.Ignore), sparkshuffle.WithAllocator(checkedAllocator(t)))
@@ -97,6 +102,8 @@ func TestChecksumMismatch(t *testing.T) {
 			require.ErrorAs(t, err, &ce)
 			require.Equal(t, [4]int64{4, 12, 2, 5}, [4]int64{int64(ce.Shuffle), ce.Map, int64(ce.Partition), ce.Want})
 			require.Equal(t, int64(0), ce.Got)
+			s4, _ = set.Shuffle(4)
+			require.ErrorIs(t, s4.VerifyChecksums(), sparkshuffle.ErrChecksum)
 		})
 	}
 }

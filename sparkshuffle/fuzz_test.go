@@ -79,11 +79,11 @@ func FuzzSegment(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 8, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0})
 	f.Add([]byte{0x7F, 0xFF, 0xFF, 0xFF})
+	dir := f.TempDir() // one map output, rewritten by every run
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) == 0 {
 			return
 		}
-		dir := t.TempDir()
 		write := func(name string, b []byte) {
 			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 				t.Fatal(err)

@@ -202,6 +202,9 @@ func TestListing(t *testing.T) {
 	}
 	require.Len(t, used, 3, "every local dir holds some files")
 
+	for _, s := range shuffles {
+		require.NoError(t, s.VerifyChecksums(), "shuffle %d", s.ID)
+	}
 	_, err = set.Shuffle(9)
 	require.ErrorIs(t, err, sparkshuffle.ErrNoShuffle)
 	require.Contains(t, err.Error(), "shuffles found: 0, 1, 2")

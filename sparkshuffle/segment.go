@@ -305,3 +305,20 @@ func (s *Shuffle) SniffCodec() (framing.Codec, error) {
 	}
 	return codec, nil
 }
+
+// VerifyChecksums checks every segment of the shuffle's map outputs that
+// have a checksum file. It returns nil when all match, else the
+// mismatches (each a *ChecksumError) and read errors joined with
+// errors.Join, in read order. Maps without a checksum file are skipped;
+// see Algorithms for whether any has one.
+func (s *Shuffle) VerifyChecksums() error {
+	var errs []error
+	for p := range s.Partitions {
+		for _, m := range s.Maps {
+			if err := m.Segment(p).VerifyChecksum(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
