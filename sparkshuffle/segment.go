@@ -104,10 +104,22 @@ type segmentReader struct {
 	seg    Segment
 	codec  framing.Codec // the segment's codec, sniffed when asked to
 	f      *os.File
-	stream countingReader // decompressed bytes
-	br     *bufio.Reader
+	bufs   *segmentBuffers
+	stream countingReader // the bytes framing reads: decompressed, or the file's
+	br     *bufio.Reader  // what framing reads from
 	fr     *framing.Reader
 }
+
+// segmentBuffers are a segment reader's input buffers, reused from
+// segment to segment (a shuffle may have many small ones): raw buffers
+// the data file for the codec, rec the decompressed records.
+type segmentBuffers struct{ raw, rec *bufio.Reader }
+
+const segmentBufferSize = 64 << 10 // what framing.NewStreamReader buffers at least
+
+var segmentBufferPool = sync.Pool{New: func() any {
+	return &segmentBuffers{raw: bufio.NewReaderSize(nil, segmentBufferSize), rec: bufio.NewReaderSize(nil, segmentBufferSize)}
+}}
 
 // openSegment readies a segment for reading (after verifying its checksum
 // when asked to); nil for an empty segment.
@@ -135,15 +147,24 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 	if cfg.progress != nil {
 		raw = &progressReader{r: raw, fn: cfg.progress}
 	}
-	dec, err := framing.NewStreamReader(raw, codec)
-	if err != nil {
-		f.Close()
-		return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
+	sr := &segmentReader{seg: seg, codec: codec, f: f, bufs: segmentBufferPool.Get().(*segmentBuffers)}
+	if codec == framing.None {
+		// The records are the file's bytes: framing reads them through one buffer.
+		sr.stream.r = raw
+		sr.br = sr.bufs.raw
+	} else {
+		sr.bufs.raw.Reset(raw)
+		dec, err := framing.NewStreamReader(sr.bufs.raw, codec)
+		if err != nil {
+			sr.close()
+			return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
+		}
+		sr.stream.r = dec
+		sr.br = sr.bufs.rec
 	}
-	sr := &segmentReader{seg: seg, codec: codec, f: f, stream: countingReader{r: dec}}
-	sr.br = bufio.NewReaderSize(&sr.stream, 64<<10)
+	sr.br.Reset(&sr.stream)
 	if sr.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None); err != nil {
-		f.Close()
+		sr.close()
 		return nil, err
 	}
 	return sr, nil
@@ -242,9 +263,14 @@ func decodeError(s Segment, codec framing.Codec, b rowBatch, err error) error {
 }
 
 func (sr *segmentReader) close() {
-	if sr != nil {
-		sr.f.Close()
+	if sr == nil {
+		return
 	}
+	sr.f.Close()
+	sr.bufs.raw.Reset(nil)
+	sr.bufs.rec.Reset(nil)
+	segmentBufferPool.Put(sr.bufs)
+	sr.bufs = nil
 }
 
 // framingCause is a framing error in a SegmentError, printed without the
