@@ -183,7 +183,7 @@ func (r *Reader) sparkRow() (bool, error) {
 	case err == io.EOF:
 		return false, nil
 	case err != nil:
-		return false, r.fail(start, -1, readErr(err), "row size prefix has %d of 4 bytes", n)
+		return false, r.sparkFail(start, err, "row size prefix has %d of 4 bytes", n)
 	}
 	size := binary.BigEndian.Uint32(prefix)
 	if int64(size) > int64(r.maxRow) {
@@ -195,9 +195,20 @@ func (r *Reader) sparkRow() (bool, error) {
 	if err != nil {
 		got := len(r.data) - before
 		r.data = r.data[:before]
-		return false, r.fail(start, -1, readErr(err), "row of %d bytes has only %d", size, got)
+		return false, r.sparkFail(start, err, "row of %d bytes has only %d", size, got)
 	}
 	return true, nil
+}
+
+// sparkFail builds the error for a failed read of a Spark record: a codec
+// stream's failure is said to be one (a *CodecError inside the *Error),
+// anything else is the short read format describes.
+func (r *Reader) sparkFail(start int64, err error, format string, args ...any) error {
+	var ce *CodecError
+	if errors.As(err, &ce) {
+		return r.fail(start, -1, err, "decompressing")
+	}
+	return r.fail(start, -1, readErr(err), format, args...)
 }
 
 // veloxRow reads one record, crossing row-group headers (and empty groups)

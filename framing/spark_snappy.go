@@ -97,13 +97,15 @@ func (r *snappyReader) chunk(p []byte) (int, error) {
 			return 0, r.fail(at, truncatedOr(err), "chunk of %d bytes cut short", clen)
 		}
 		r.pos += int64(clen)
-		size, err := snappy.DecodedLen(src)
-		if err != nil {
-			return 0, r.fail(at, rowbridge.ErrLayout, "corrupt snappy block length: %v", err)
+		// The block's varint length, checked before anything is sized by it.
+		ulen, vn := binary.Uvarint(src)
+		if vn <= 0 || vn > 5 {
+			return 0, r.fail(at, rowbridge.ErrLayout, "corrupt snappy block: its length varint is malformed")
 		}
-		if size > snappyMaxBlockSize || int64(size) > snappyMaxRatio*int64(clen)+blockSlack {
-			return 0, r.fail(at, rowbridge.ErrOutOfBounds, "snappy block of %d bytes claims %d uncompressed, more than it can hold", clen, size)
+		if ulen > snappyMaxBlockSize || ulen > snappyMaxRatio*uint64(clen)+blockSlack {
+			return 0, r.fail(at, rowbridge.ErrOutOfBounds, "snappy block of %d bytes claims %d uncompressed, more than it can hold", clen, ulen)
 		}
+		size := int(ulen)
 		if size == 0 {
 			continue // snappy-java never writes one; it holds nothing
 		}

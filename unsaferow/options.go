@@ -81,8 +81,10 @@ func WithFlavor(f Flavor) Option { return func(c *config) { c.flavor = f } }
 // WithFraming sets the stream framing for Reader and Writer (default framing.Spark).
 func WithFraming(f framing.Framing) Option { return func(c *config) { c.framing = f } }
 
-// WithCodec sets the Velox row-group compression for Reader and Writer
-// (default framing.None). It applies to the Velox framing only.
+// WithCodec sets the compression for Reader and Writer (default
+// framing.None): of Velox row groups, or in the Spark framing Spark's codec
+// stream around the records (framing.LZ4, Snappy, Zstd, LZF; framing.Auto
+// sniffs it when reading).
 func WithCodec(codec framing.Codec) Option { return func(c *config) { c.codec = codec } }
 
 // WithBatchRows sets the most rows a Reader puts in one record batch

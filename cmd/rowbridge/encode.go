@@ -16,6 +16,7 @@ func init() {
 		examples: []string{
 			`rowbridge encode --format compactrow --framing velox --codec lz4 -o rows.bin testdata/sample/sample.arrow`,
 			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow`,
+			`rowbridge encode --format unsaferow --codec lz4 -o rows.lz4 testdata/sample/sample.arrow   # Spark-framed rows in lz4-java's stream, as a Spark shuffle holds them`,
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl testdata/sample/unsaferow-spark.bin | rowbridge encode --format unsaferow | cmp - testdata/sample/unsaferow-spark.bin   # exact round trip`,
 		},
 		flags: encodeFlags,
@@ -35,6 +36,9 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	return func(e *env, args []string) error {
 		layout, err := stream.resolve()
 		if err != nil {
+			return err
+		}
+		if err := layout.writable(); err != nil {
 			return err
 		}
 		fl, err := unsaferow.ParseFlavor(flavor)

@@ -151,7 +151,7 @@ func TestErrors(t *testing.T) {
 		{"missing schema file", nil, []string{"decode", "--format", "unsaferow", "--schema", "@" + filepath.Join(dir, "nope.ddl")}, 1, "rowbridge decode: --schema: open …"},
 		{"bad to", nil, []string{"decode", "--format", "unsaferow", "--schema", "a INT", "--to", "csv"}, 2, `rowbridge decode: unknown --to "csv"…`},
 		{"bad batch rows", nil, []string{"decode", "--format", "unsaferow", "--schema", "a INT", "--batch-rows", "0"}, 2, "rowbridge decode: --batch-rows 0: want at least 1…"},
-		{"codec without velox", nil, []string{"decode", "--format", "unsaferow", "--schema", "a INT", "--codec", "zstd"}, 2, "rowbridge decode: --codec zstd needs --framing velox…"},
+		{"codec without velox", nil, []string{"decode", "--format", "unsaferow", "--schema", "a INT", "--codec", "zlib"}, 2, "rowbridge decode: --codec zlib needs --framing velox (Spark's codecs are lz4, snappy, zstd and lzf)…"},
 		{"bad codec", nil, []string{"decode", "--format", "unsaferow", "--schema", "a INT", "--framing", "velox", "--codec", "brotli"}, 2, `rowbridge decode: --codec: unknown codec "brotli"…`},
 		{"unknown flag", nil, []string{"decode", "--colour"}, 2, "rowbridge decode: flag provided but not defined: -colour (see 'rowbridge decode -h')"},
 		{"two inputs", nil, []string{"decode", "--format", "unsaferow", "--schema", "a INT", "x", "y"}, 2, `rowbridge decode: too many arguments…`},

@@ -28,7 +28,7 @@ type streamFlags struct {
 func (s *streamFlags) declare(fs *flag.FlagSet) {
 	fs.StringVar(&s.format, "format", "", "row format: unsaferow or compactrow (required)")
 	fs.StringVar(&s.framing, "framing", "spark", "stream framing: spark (size-prefixed rows) or velox (row groups)")
-	fs.StringVar(&s.codec, "codec", "none", "velox row-group codec: none, lz4, zstd, snappy, zlib or gzip")
+	fs.StringVar(&s.codec, "codec", "none", "compression: with --framing spark, Spark's stream codec around the records (none, lz4, snappy, zstd, lzf, or auto to sniff it when reading); with --framing velox, the row-group codec (none, lz4, zstd, snappy, zlib or gzip)")
 }
 
 // streamLayout is a resolved streamFlags.
@@ -55,10 +55,22 @@ func (s *streamFlags) resolve() (streamLayout, error) {
 	if l.codec, err = framing.ParseCodec(s.codec); err != nil {
 		return l, usagef("--codec: %v", err)
 	}
-	if l.framing == framing.Spark && l.codec != framing.None {
-		return l, usagef("--codec %v needs --framing velox (the spark framing is never compressed)", l.codec)
+	switch {
+	case l.framing == framing.Spark && (l.codec == framing.Zlib || l.codec == framing.Gzip):
+		return l, usagef("--codec %v needs --framing velox (Spark's codecs are lz4, snappy, zstd and lzf)", l.codec)
+	case l.framing == framing.Velox && (l.codec == framing.LZF || l.codec == framing.Auto):
+		return l, usagef("--codec %v applies to --framing spark only (Velox row groups use none, lz4, zstd, snappy, zlib or gzip)", l.codec)
 	}
 	return l, nil
+}
+
+// writable refuses what a stream cannot be written with (before any
+// output is opened).
+func (l streamLayout) writable() error {
+	if l.codec == framing.Auto {
+		return usagef("--codec auto applies to reading only: name the codec to write (lz4, snappy, zstd or lzf)")
+	}
+	return nil
 }
 
 // newRowReader returns the format's stream reader.
@@ -81,6 +93,9 @@ type rowWriter interface {
 // newRowWriter returns the format's stream writer; flavor applies to
 // UnsafeRow only.
 func newRowWriter(l streamLayout, w io.Writer, schema *arrow.Schema, flavor unsaferow.Flavor, mem memory.Allocator) (rowWriter, error) {
+	if err := l.writable(); err != nil {
+		return nil, err
+	}
 	if l.format == formatUnsafeRow {
 		return unsaferow.NewWriter(w, schema, unsaferow.WithAllocator(mem), unsaferow.WithFraming(l.framing),
 			unsaferow.WithCodec(l.codec), unsaferow.WithFlavor(flavor))

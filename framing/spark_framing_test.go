@@ -1,0 +1,103 @@
+package framing
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+	"testing/iotest"
+
+	"github.com/rowbridge/rowbridge"
+	"github.com/stretchr/testify/require"
+)
+
+// encodeClosed writes batches through a Writer and closes it (a Spark
+// codec stream needs Close to end).
+func encodeClosed(t testing.TB, f Framing, c Codec, batches ...*rowbridge.Rows) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, f, c)
+	require.NoError(t, err)
+	for _, b := range batches {
+		require.NoError(t, w.Write(b))
+	}
+	require.NoError(t, w.Close())
+	return buf.Bytes()
+}
+
+func TestSparkFramingCodecs(t *testing.T) {
+	batches := []*rowbridge.Rows{makeRows(1, 7, true), makeRows(2, 0, true), makeRows(3, 3000, false)}
+	want := allRows(batches...)
+	for _, c := range sparkCodecs {
+		t.Run(c.String(), func(t *testing.T) {
+			stream := encodeClosed(t, Spark, c, batches...)
+			sniffed, err := SniffCodec(stream)
+			require.NoError(t, err)
+			require.Equal(t, c, sniffed)
+			for _, rc := range []Codec{c, Auto} {
+				got, err := readAll(t, bytes.NewReader(stream), Spark, rc, 100)
+				require.NoError(t, err, "%v", rc)
+				require.Equal(t, want, got, "%v", rc)
+			}
+			got, err := readAll(t, iotest.OneByteReader(bytes.NewReader(stream)), Spark, c, 7)
+			require.NoError(t, err)
+			require.Equal(t, want, got, "one-byte reads")
+			twice := append(bytes.Clone(stream), stream...)
+			got, err = readAll(t, bytes.NewReader(twice), Spark, c, 1000)
+			require.NoError(t, err)
+			require.Equal(t, append(append([][]byte{}, want...), want...), got, "concatenated streams")
+		})
+	}
+}
+
+// A -1 size ends a stream, and another may follow (collected results
+// concatenated, or a fast merge of streams that each end with -1): before,
+// the Reader stopped at the first -1 and dropped the rest silently.
+func TestSparkEndMarkerThenMore(t *testing.T) {
+	a, b := makeRows(4, 5, true), makeRows(5, 6, true)
+	end := []byte{0xff, 0xff, 0xff, 0xff}
+	stream := append(append(append(encode(t, Spark, None, a), end...), encode(t, Spark, None, b)...), end...)
+	got, err := readAll(t, bytes.NewReader(stream), Spark, None, 4)
+	require.NoError(t, err)
+	require.Equal(t, allRows(a, b), got)
+	for _, c := range sparkCodecs {
+		var packed []byte
+		for _, part := range [][]byte{append(encode(t, Spark, None, a), end...), append(encode(t, Spark, None, b), end...)} {
+			packed = append(packed, writeStream(t, c, part, 100)...)
+		}
+		got, err := readAll(t, bytes.NewReader(packed), Spark, c, 4)
+		require.NoError(t, err, "%v", c)
+		require.Equal(t, allRows(a, b), got, "%v", c)
+	}
+	// Only -1s, and a -1 cut short.
+	got, err = readAll(t, bytes.NewReader(append(bytes.Clone(end), end...)), Spark, None, 4)
+	require.NoError(t, err)
+	require.Empty(t, got)
+	_, err = readAll(t, bytes.NewReader(append(bytes.Clone(end), 0xff, 0xff)), Spark, None, 4)
+	require.ErrorIs(t, err, rowbridge.ErrTruncated)
+}
+
+// A codec failure inside the Spark framing is a *framing.Error (rows read,
+// decompressed offset) wrapping the *CodecError (compressed offset).
+func TestSparkFramingCodecError(t *testing.T) {
+	rows := makeRows(6, 200, false)
+	for _, c := range sparkCodecs {
+		stream := encodeClosed(t, Spark, c, rows)
+		cut := stream[:len(stream)*2/3]
+		got, err := readAll(t, bytes.NewReader(cut), Spark, c, 10)
+		var fe *Error
+		require.ErrorAs(t, err, &fe, "%v", c)
+		require.Equal(t, int64(len(got)), fe.RowsRead)
+		var ce *CodecError
+		if c == Snappy || c == LZF {
+			// No end mark: a cut between chunks looks like a row cut short.
+			if !errors.As(err, &ce) {
+				require.ErrorIs(t, err, rowbridge.ErrTruncated, "%v", c)
+				continue
+			}
+		}
+		require.ErrorAs(t, err, &ce, "%v", c)
+		require.Equal(t, c, ce.Codec)
+		require.Contains(t, err.Error(), fmt.Sprintf("decompressing: %v stream: compressed byte ", c))
+	}
+}
