@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
 
@@ -43,7 +44,7 @@ type pipeline struct {
 	work   chan *job     // jobs for the decoders
 	cur    *segTask      // the head, being consumed
 	once   sync.Once
-	rowBuf sync.Pool // *jobBuf
+	rowBuf sync.Pool // *rowstream.RowBuffer
 }
 
 // segTask is one segment's ordered queue of jobs, closed by its splitter.
@@ -56,19 +57,13 @@ type segTask struct {
 // job is one batch of rows on its way to a record batch.
 type job struct {
 	task   *segTask
-	buf    *jobBuf
+	buf    *rowstream.RowBuffer
 	batch  rowBatch
 	codec  framing.Codec // the segment's
 	window bool          // holds a window slot
 	rec    arrow.RecordBatch
 	err    error
 	done   chan struct{} // closed once rec or err is set
-}
-
-// jobBuf holds a job's copy of its rows.
-type jobBuf struct {
-	data []byte
-	rows [][]byte
 }
 
 func startPipeline(segs []Segment, cfg *config, dec *unsaferow.Decoder) *pipeline {
@@ -82,7 +77,7 @@ func startPipeline(segs []Segment, cfg *config, dec *unsaferow.Decoder) *pipelin
 		window: make(chan struct{}, 2*w),
 		work:   make(chan *job, w),
 	}
-	p.rowBuf.New = func() any { return new(jobBuf) }
+	p.rowBuf.New = func() any { return new(rowstream.RowBuffer) }
 	p.wg.Add(1 + w)
 	go p.dispatch(segs)
 	for range w {
@@ -137,9 +132,9 @@ func (p *pipeline) split(t *segTask) {
 		case <-p.quit:
 			return
 		}
-		j.buf = p.rowBuf.Get().(*jobBuf)
+		j.buf = p.rowBuf.Get().(*rowstream.RowBuffer)
 		j.batch = b
-		j.batch.rows = j.buf.copyRows(b.rows)
+		j.batch.rows = j.buf.Copy(b.rows)
 		select {
 		case t.jobs <- j:
 		case <-p.quit:
@@ -232,25 +227,4 @@ func drain(t *segTask) {
 			j.rec = nil
 		}
 	}
-}
-
-// copyRows copies rows end to end into b's buffer and returns slices of it.
-func (b *jobBuf) copyRows(rows [][]byte) [][]byte {
-	n := 0
-	for _, r := range rows {
-		n += len(r)
-	}
-	if cap(b.data) < n {
-		b.data = make([]byte, n)
-	}
-	data := b.data[:n]
-	out := b.rows[:0]
-	off := 0
-	for _, r := range rows {
-		end := off + copy(data[off:], r)
-		out = append(out, data[off:end:end])
-		off = end
-	}
-	b.rows = out
-	return out
 }

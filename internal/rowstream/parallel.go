@@ -31,21 +31,16 @@ type parallel struct {
 	queue chan *job // stream order, closed by the splitter at the end
 	work  chan *job
 	once  sync.Once
-	bufs  sync.Pool // *rowBuf
+	bufs  sync.Pool // *RowBuffer
 }
 
 type job struct {
 	rows  [][]byte
-	buf   *rowBuf
+	buf   *RowBuffer
 	start int64 // stream index of rows[0]
 	rec   arrow.RecordBatch
 	err   error
 	done  chan struct{}
-}
-
-type rowBuf struct {
-	data []byte
-	rows [][]byte
 }
 
 func startParallel(fr *framing.Reader, dec BatchDecoder, batchRows, workers int) *parallel {
@@ -54,7 +49,7 @@ func startParallel(fr *framing.Reader, dec BatchDecoder, batchRows, workers int)
 		queue: make(chan *job, 2*workers),
 		work:  make(chan *job, workers),
 	}
-	p.bufs.New = func() any { return new(rowBuf) }
+	p.bufs.New = func() any { return new(RowBuffer) }
 	p.wg.Add(1 + workers)
 	go p.split(fr, batchRows)
 	for range workers {
@@ -80,8 +75,8 @@ func (p *parallel) split(fr *framing.Reader, batchRows int) {
 			}
 			return
 		}
-		j := &job{start: start, buf: p.bufs.Get().(*rowBuf), done: make(chan struct{})}
-		j.rows = j.buf.copy(rows)
+		j := &job{start: start, buf: p.bufs.Get().(*RowBuffer), done: make(chan struct{})}
+		j.rows = j.buf.Copy(rows)
 		start += int64(len(rows))
 		select {
 		case p.queue <- j:
@@ -139,25 +134,4 @@ func (p *parallel) close() {
 			}
 		}
 	})
-}
-
-// copy copies rows end to end into b and returns slices of the copy.
-func (b *rowBuf) copy(rows [][]byte) [][]byte {
-	n := 0
-	for _, r := range rows {
-		n += len(r)
-	}
-	if cap(b.data) < n {
-		b.data = make([]byte, n)
-	}
-	data := b.data[:n]
-	out := b.rows[:0]
-	off := 0
-	for _, r := range rows {
-		end := off + copy(data[off:], r)
-		out = append(out, data[off:end:end])
-		off = end
-	}
-	b.rows = out
-	return out
 }
