@@ -66,7 +66,7 @@ type job struct {
 	done   chan struct{} // closed once rec or err is set
 }
 
-func startPipeline(segs []Segment, cfg *config, dec *unsaferow.Decoder) *pipeline {
+func startPipeline(segs segmentIter, cfg *config, dec *unsaferow.Decoder) *pipeline {
 	w := cfg.workers
 	p := &pipeline{
 		cfg:    cfg,
@@ -86,10 +86,14 @@ func startPipeline(segs []Segment, cfg *config, dec *unsaferow.Decoder) *pipelin
 	return p
 }
 
-func (p *pipeline) dispatch(segs []Segment) {
+func (p *pipeline) dispatch(segs segmentIter) {
 	defer p.wg.Done()
 	defer close(p.order)
-	for _, seg := range segs {
+	for {
+		seg, ok := segs.next()
+		if !ok {
+			return
+		}
 		select {
 		case p.open <- struct{}{}:
 		case <-p.quit:

@@ -61,13 +61,12 @@ func (s *Shuffle) NewReader(schema *arrow.Schema, opts ...Option) (*Reader, erro
 	if err != nil {
 		return nil, err
 	}
-	var segs []Segment
-	if s.Partitions > 0 || cfg.last >= 0 {
-		last := cfg.last
-		if last < 0 {
-			last = s.Partitions - 1
-		}
-		if segs, err = s.Segments(cfg.first, last); err != nil {
+	segs := segmentIter{s: s, p: cfg.first, last: cfg.last, checksums: cfg.checksum == Verify}
+	if cfg.last < 0 {
+		segs.last = s.Partitions - 1
+	}
+	if segs.last >= 0 {
+		if err := s.checkRange(segs.p, segs.last); err != nil {
 			return nil, err
 		}
 	}
@@ -78,19 +77,12 @@ func (s *Shuffle) NewReader(schema *arrow.Schema, opts ...Option) (*Reader, erro
 	if err != nil {
 		return nil, fmt.Errorf("sparkshuffle: %w", err)
 	}
-	// Segments that hold no rows and have no checksum to check need no work.
-	work := segs[:0]
-	for _, sg := range segs {
-		if sg.Size() > 0 || (cfg.checksum == Verify && sg.Map.Checksums != nil) {
-			work = append(work, sg)
-		}
-	}
 	r := &Reader{schema: schema}
 	r.refs.Store(1)
-	if cfg.workers == 1 || len(work) == 0 {
-		r.src = &seqSource{segs: work, cfg: cfg, dec: dec}
+	if cfg.workers == 1 {
+		r.src = &seqSource{segs: segs, cfg: cfg, dec: dec}
 	} else {
-		r.src = startPipeline(work, cfg, dec)
+		r.src = startPipeline(segs, cfg, dec)
 	}
 	return r, nil
 }
@@ -150,23 +142,47 @@ func (r *Reader) releaseCurrent() {
 	}
 }
 
+// segmentIter walks the segments of partitions p..last in read order,
+// skipping those that need no work: empty, with no checksum to check.
+// A shuffle may have millions of segments, most of them empty.
+type segmentIter struct {
+	s         *Shuffle
+	p, last   int
+	m         int // next map of partition p
+	checksums bool
+}
+
+func (it *segmentIter) next() (Segment, bool) {
+	for it.p <= it.last {
+		if it.m == len(it.s.Maps) {
+			it.p, it.m = it.p+1, 0
+			continue
+		}
+		seg := it.s.Maps[it.m].Segment(it.p)
+		it.m++
+		if seg.Size() > 0 || (it.checksums && seg.Map.Checksums != nil) {
+			return seg, true
+		}
+	}
+	return Segment{}, false
+}
+
 // seqSource reads segment after segment in the caller's goroutine.
 type seqSource struct {
-	segs []Segment
+	segs segmentIter
 	cfg  *config
 	dec  *unsaferow.Decoder
 	cur  *segmentReader
-	i    int
 }
 
 func (s *seqSource) next() (arrow.RecordBatch, error) {
 	for {
 		if s.cur == nil {
-			if s.i == len(s.segs) {
+			seg, ok := s.segs.next()
+			if !ok {
 				return nil, io.EOF
 			}
-			sr, err := openSegment(s.segs[s.i], s.cfg)
-			s.i++
+			sr, err := openSegment(seg, s.cfg)
 			if err != nil {
 				return nil, err
 			}
@@ -195,5 +211,5 @@ func (s *seqSource) next() (arrow.RecordBatch, error) {
 func (s *seqSource) close() {
 	s.cur.close()
 	s.cur = nil
-	s.i = len(s.segs)
+	s.segs.p = s.segs.last + 1
 }

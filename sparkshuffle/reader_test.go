@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
@@ -313,4 +315,46 @@ func firstPath(msg string, p shuffletest.Paths) string {
 		}
 	}
 	return ""
+}
+
+func TestNewReaderRefusesBadOptions(t *testing.T) {
+	fx := build(t, framing.None, 1, small)
+	set := openSet(t, fx)
+	for _, c := range []struct {
+		opt  sparkshuffle.Option
+		want string
+	}{
+		{sparkshuffle.WithPartitions(1, 3), "partitions 1-3 out of range: shuffle 4 has partitions 0-2"},
+		{sparkshuffle.WithPartition(3), "partitions 3-3 out of range"},
+		{sparkshuffle.WithPartitions(2, 1), "want 0 <= first <= last"},
+		{sparkshuffle.WithPartition(-1), "want 0 <= first <= last"},
+		{sparkshuffle.WithWorkers(0), "0 workers"},
+		{sparkshuffle.WithBatchRows(0), "batch rows 0"},
+		{sparkshuffle.WithAllocator(nil), "nil allocator"},
+		{sparkshuffle.WithChecksum(7), "unknown checksum policy"},
+	} {
+		_, err := set.NewReader(4, shuffletest.Schema, c.opt)
+		require.ErrorContains(t, err, c.want)
+	}
+	_, err := set.NewReader(5, shuffletest.Schema)
+	require.ErrorIs(t, err, sparkshuffle.ErrNoShuffle)
+	_, err = set.NewReader(4, arrow.NewSchema([]arrow.Field{{Name: "d", Type: arrow.FixedWidthTypes.Duration_s}}, nil))
+	require.Error(t, err)
+}
+
+// WithProgress counts every on-disk byte of the selected segments once.
+func TestProgress(t *testing.T) {
+	fx := build(t, framing.LZ4, 2, standard)
+	set := openSet(t, fx)
+	s0, _ := set.Shuffle(0)
+	sizes := s0.PartitionSizes()
+	for _, workers := range workerCounts {
+		var n atomic.Int64
+		r := newReader(t, set, 0, sparkshuffle.WithWorkers(workers), sparkshuffle.WithPartitions(1, 3),
+			sparkshuffle.WithProgress(func(b int64) { n.Add(b) }), sparkshuffle.WithAllocator(checkedAllocator(t)))
+		_, err := readAll(t, r)
+		r.Release()
+		require.NoError(t, err)
+		require.Equal(t, sizes[1]+sizes[2]+sizes[3], n.Load())
+	}
 }
