@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 	"testing/iotest"
 
@@ -100,4 +101,44 @@ func TestSparkFramingCodecError(t *testing.T) {
 		require.Equal(t, c, ce.Codec)
 		require.Contains(t, err.Error(), fmt.Sprintf("decompressing: %v stream: compressed byte ", c))
 	}
+}
+
+// FuzzSparkFraming reads data as Spark-framed rows inside the codec
+// stream mode picks: never a panic, failures are *Error with the rows
+// returned before them, and a codec failure is a *CodecError inside.
+func FuzzSparkFraming(f *testing.F) {
+	codecs := []Codec{None, LZ4, Snappy, Zstd, LZF, Auto}
+	for i, c := range codecs[:5] {
+		f.Add(byte(i), encodeClosed(f, Spark, c, makeRows(uint64(i), 20, true)))
+	}
+	f.Add(byte(5), unhex(f, javaE1[LZ4]))
+	f.Fuzz(func(t *testing.T, mode byte, data []byte) {
+		c := codecs[int(mode)%len(codecs)]
+		rd, err := NewReader(bytes.NewReader(data), Spark, c, WithMaxRowSize(1<<20))
+		if err != nil {
+			var ce *CodecError
+			if c != Auto || !errors.As(err, &ce) {
+				t.Fatalf("NewReader(%v): %v", c, err)
+			}
+			return
+		}
+		var total int64
+		for {
+			rows, err := rd.Next(5)
+			total += int64(len(rows))
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				var fe *Error
+				if !errors.As(err, &fe) {
+					t.Fatalf("error %v is not a *framing.Error", err)
+				}
+				if fe.RowsRead != total {
+					t.Fatalf("error says %d rows read, %d were returned", fe.RowsRead, total)
+				}
+				return
+			}
+		}
+	})
 }

@@ -55,39 +55,17 @@ type lz4Reader struct {
 	pos    int64 // compressed bytes consumed
 	stream int   // index of the current stream
 	open   bool  // a block of the current stream was read and its end mark not yet
-	out    []byte
-	off    int // out[off:] is still to be returned
 	spare  []byte
 	header [lz4HeaderSize]byte
-	err    error
+	blockOutput
 }
 
-func (r *lz4Reader) Read(p []byte) (int, error) {
-	for r.off == len(r.out) {
-		if r.err != nil {
-			return 0, r.err
-		}
-		if len(p) == 0 {
-			return 0, nil
-		}
-		r.out, r.off = r.out[:0], 0
-		n, err := r.block(p)
-		if err != nil {
-			r.err = err
-		}
-		if n > 0 {
-			return n, nil
-		}
-	}
-	n := copy(p, r.out[r.off:])
-	r.off += n
-	return n, nil
-}
+func (r *lz4Reader) Read(p []byte) (int, error) { return r.read(p, r) }
 
-// block reads the next block: into p when it fits (returning its length),
+// next reads the next block: into p when it fits (returning its length),
 // else into r.out. End marks are skipped; the end of input is io.EOF when
 // it falls after an end mark (or before any byte).
-func (r *lz4Reader) block(p []byte) (int, error) {
+func (r *lz4Reader) next(p []byte) (int, error) {
 	for {
 		at := r.pos
 		h := r.header[:]
@@ -198,14 +176,11 @@ func (r *lz4Reader) fail(at int64, cause error, format string, args ...any) erro
 
 // lz4Writer writes one lz4-java block stream.
 type lz4Writer struct {
-	w         io.Writer
-	blockSize int
-	level     byte
-	buf       []byte // pending input, less than a block
-	out       []byte // header and payload of one block
-	comp      lz4.Compressor
-	closed    bool
-	err       error
+	w     io.Writer
+	level byte
+	out   []byte // header and payload of one block
+	comp  lz4.Compressor
+	blockInput
 }
 
 func newLZ4Writer(w io.Writer, o streamOptions) (*lz4Writer, error) {
@@ -216,37 +191,10 @@ func newLZ4Writer(w io.Writer, o streamOptions) (*lz4Writer, error) {
 	if bs < lz4MinBlockSize || bs > lz4MaxBlockSize {
 		return nil, fmt.Errorf("framing: lz4 block size %d, want %d to %d (lz4-java's limits)", bs, lz4MinBlockSize, lz4MaxBlockSize)
 	}
-	return &lz4Writer{w: w, blockSize: bs, level: lz4Level(bs), buf: make([]byte, 0, bs)}, nil
+	return &lz4Writer{w: w, level: lz4Level(bs), blockInput: blockInput{blockSize: bs, buf: make([]byte, 0, bs)}}, nil
 }
 
-func (w *lz4Writer) Write(p []byte) (int, error) {
-	if w.closed {
-		return 0, errWriteClosed
-	}
-	if w.err != nil {
-		return 0, w.err
-	}
-	written := 0
-	for len(p) > 0 {
-		if len(w.buf) == 0 && len(p) >= w.blockSize {
-			if w.err = w.writeBlock(p[:w.blockSize]); w.err != nil {
-				return written, w.err
-			}
-			p, written = p[w.blockSize:], written+w.blockSize
-			continue
-		}
-		n := min(len(p), w.blockSize-len(w.buf))
-		w.buf = append(w.buf, p[:n]...)
-		p, written = p[n:], written+n
-		if len(w.buf) == w.blockSize {
-			if w.err = w.writeBlock(w.buf); w.err != nil {
-				return written, w.err
-			}
-			w.buf = w.buf[:0]
-		}
-	}
-	return written, nil
-}
+func (w *lz4Writer) Write(p []byte) (int, error) { return w.write(p, w) }
 
 // writeBlock writes src as one block, LZ4-compressed unless that does not
 // make it smaller (lz4-java's rule), then raw.
@@ -273,17 +221,8 @@ func putLZ4Header(h []byte, token byte, clen, ulen int, check uint32) {
 
 // Close writes the pending block and the end mark (lz4-java's finish).
 func (w *lz4Writer) Close() error {
-	if w.closed {
-		return nil
-	}
-	w.closed = true
-	if w.err != nil {
-		return w.err
-	}
-	if len(w.buf) > 0 {
-		if err := w.writeBlock(w.buf); err != nil {
-			return err
-		}
+	if ok, err := w.close(w); !ok {
+		return err
 	}
 	var end [lz4HeaderSize]byte
 	putLZ4Header(end[:], lz4MethodRaw|w.level, 0, 0, 0)

@@ -37,37 +37,15 @@ const (
 type lzfReader struct {
 	in     *bufio.Reader
 	pos    int64
-	out    []byte
-	off    int
 	header [lzfCompressedHeader]byte
-	err    error
+	blockOutput
 }
 
-func (r *lzfReader) Read(p []byte) (int, error) {
-	for r.off == len(r.out) {
-		if r.err != nil {
-			return 0, r.err
-		}
-		if len(p) == 0 {
-			return 0, nil
-		}
-		r.out, r.off = r.out[:0], 0
-		n, err := r.chunk(p)
-		if err != nil {
-			r.err = err
-		}
-		if n > 0 {
-			return n, nil
-		}
-	}
-	n := copy(p, r.out[r.off:])
-	r.off += n
-	return n, nil
-}
+func (r *lzfReader) Read(p []byte) (int, error) { return r.read(p, r) }
 
-// chunk reads the next chunk: into p when it fits (returning its length),
+// next reads the next chunk: into p when it fits (returning its length),
 // else into r.out.
-func (r *lzfReader) chunk(p []byte) (int, error) {
+func (r *lzfReader) next(p []byte) (int, error) {
 	for {
 		at := r.pos
 		h := r.header[:lzfStoredHeader]
@@ -274,13 +252,10 @@ func lzfBound(n int) int { return n + n/lzfMaxLit + 2 }
 
 // lzfWriter writes LZF chunks of up to blockSize bytes.
 type lzfWriter struct {
-	w         io.Writer
-	blockSize int
-	buf       []byte
-	out       []byte
-	table     *[1 << lzfHashLog]int32
-	closed    bool
-	err       error
+	w     io.Writer
+	out   []byte
+	table *[1 << lzfHashLog]int32
+	blockInput
 }
 
 func newLZFWriter(w io.Writer, o streamOptions) (*lzfWriter, error) {
@@ -291,42 +266,15 @@ func newLZFWriter(w io.Writer, o streamOptions) (*lzfWriter, error) {
 	if bs > lzfMaxChunk {
 		return nil, fmt.Errorf("framing: lzf block size %d, want at most %d (an LZF chunk's lengths are 16-bit)", bs, lzfMaxChunk)
 	}
-	return &lzfWriter{w: w, blockSize: bs, buf: make([]byte, 0, bs), table: new([1 << lzfHashLog]int32),
-		out: make([]byte, lzfCompressedHeader+lzfBound(bs))}, nil
+	return &lzfWriter{w: w, table: new([1 << lzfHashLog]int32), out: make([]byte, lzfCompressedHeader+lzfBound(bs)),
+		blockInput: blockInput{blockSize: bs, buf: make([]byte, 0, bs)}}, nil
 }
 
-func (w *lzfWriter) Write(p []byte) (int, error) {
-	if w.closed {
-		return 0, errWriteClosed
-	}
-	if w.err != nil {
-		return 0, w.err
-	}
-	written := 0
-	for len(p) > 0 {
-		if len(w.buf) == 0 && len(p) >= w.blockSize {
-			if w.err = w.writeChunk(p[:w.blockSize]); w.err != nil {
-				return written, w.err
-			}
-			p, written = p[w.blockSize:], written+w.blockSize
-			continue
-		}
-		n := min(len(p), w.blockSize-len(w.buf))
-		w.buf = append(w.buf, p[:n]...)
-		p, written = p[n:], written+n
-		if len(w.buf) == w.blockSize {
-			if w.err = w.writeChunk(w.buf); w.err != nil {
-				return written, w.err
-			}
-			w.buf = w.buf[:0]
-		}
-	}
-	return written, nil
-}
+func (w *lzfWriter) Write(p []byte) (int, error) { return w.write(p, w) }
 
-// writeChunk writes src as one chunk, compressed when that saves more than
+// writeBlock writes src as one chunk, compressed when that saves more than
 // 2 bytes (compress-lzf's rule), else stored.
-func (w *lzfWriter) writeChunk(src []byte) error {
+func (w *lzfWriter) writeBlock(src []byte) error {
 	out := w.out
 	out[0], out[1] = 'Z', 'V'
 	if len(src) >= lzfMinToCompress {
@@ -348,15 +296,6 @@ func (w *lzfWriter) writeChunk(src []byte) error {
 // Close writes the pending chunk; an empty stream is 0 bytes, as
 // LZFOutputStream writes it.
 func (w *lzfWriter) Close() error {
-	if w.closed {
-		return nil
-	}
-	w.closed = true
-	if w.err != nil {
-		return w.err
-	}
-	if len(w.buf) > 0 {
-		return w.writeChunk(w.buf)
-	}
-	return nil
+	_, err := w.close(w)
+	return err
 }

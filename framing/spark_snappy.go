@@ -35,40 +35,18 @@ var snappyMagicLen = binary.BigEndian.Uint32(snappyMagic[:4])
 type snappyReader struct {
 	in     *bufio.Reader
 	pos    int64
-	stream int // index of the current stream
-	out    []byte
-	off    int
+	stream int  // index of the current stream
+	begun  bool // the first header has been read
 	spare  []byte
 	header [snappyHeaderSize]byte
-	err    error
-	begun  bool // the first header has been read
+	blockOutput
 }
 
-func (r *snappyReader) Read(p []byte) (int, error) {
-	for r.off == len(r.out) {
-		if r.err != nil {
-			return 0, r.err
-		}
-		if len(p) == 0 {
-			return 0, nil
-		}
-		r.out, r.off = r.out[:0], 0
-		n, err := r.chunk(p)
-		if err != nil {
-			r.err = err
-		}
-		if n > 0 {
-			return n, nil
-		}
-	}
-	n := copy(p, r.out[r.off:])
-	r.off += n
-	return n, nil
-}
+func (r *snappyReader) Read(p []byte) (int, error) { return r.read(p, r) }
 
-// chunk reads the next chunk, crossing stream headers: into p when it
+// next reads the next chunk, crossing stream headers: into p when it
 // fits (returning its length), else into r.out.
-func (r *snappyReader) chunk(p []byte) (int, error) {
+func (r *snappyReader) next(p []byte) (int, error) {
 	for {
 		at := r.pos
 		lenb := r.header[:4]
@@ -164,13 +142,10 @@ func (r *snappyReader) fail(at int64, cause error, format string, args ...any) e
 
 // snappyWriter writes one snappy-java stream.
 type snappyWriter struct {
-	w         io.Writer
-	blockSize int
-	buf       []byte
-	out       []byte
-	headed    bool
-	closed    bool
-	err       error
+	w      io.Writer
+	out    []byte
+	headed bool
+	blockInput
 }
 
 func newSnappyWriter(w io.Writer, o streamOptions) (*snappyWriter, error) {
@@ -181,41 +156,14 @@ func newSnappyWriter(w io.Writer, o streamOptions) (*snappyWriter, error) {
 	if bs < snappyMinBlockSize || bs > snappyMaxBlockSize {
 		return nil, fmt.Errorf("framing: snappy block size %d, want %d to %d (snappy-java raises smaller sizes to 1 KiB)", bs, snappyMinBlockSize, snappyMaxBlockSize)
 	}
-	return &snappyWriter{w: w, blockSize: bs, buf: make([]byte, 0, bs)}, nil
+	return &snappyWriter{w: w, blockInput: blockInput{blockSize: bs, buf: make([]byte, 0, bs)}}, nil
 }
 
-func (w *snappyWriter) Write(p []byte) (int, error) {
-	if w.closed {
-		return 0, errWriteClosed
-	}
-	if w.err != nil {
-		return 0, w.err
-	}
-	written := 0
-	for len(p) > 0 {
-		if len(w.buf) == 0 && len(p) >= w.blockSize {
-			if w.err = w.writeChunk(p[:w.blockSize]); w.err != nil {
-				return written, w.err
-			}
-			p, written = p[w.blockSize:], written+w.blockSize
-			continue
-		}
-		n := min(len(p), w.blockSize-len(w.buf))
-		w.buf = append(w.buf, p[:n]...)
-		p, written = p[n:], written+n
-		if len(w.buf) == w.blockSize {
-			if w.err = w.writeChunk(w.buf); w.err != nil {
-				return written, w.err
-			}
-			w.buf = w.buf[:0]
-		}
-	}
-	return written, nil
-}
+func (w *snappyWriter) Write(p []byte) (int, error) { return w.write(p, w) }
 
-// writeChunk writes the header if not yet written, then src as one chunk
+// writeBlock writes the header if not yet written, then src as one chunk
 // (src may be empty only to write the header).
-func (w *snappyWriter) writeChunk(src []byte) error {
+func (w *snappyWriter) writeBlock(src []byte) error {
 	if need := snappyHeaderSize + 4 + snappy.MaxEncodedLen(len(src)); cap(w.out) < need {
 		w.out = make([]byte, 0, need)
 	}
@@ -239,15 +187,8 @@ func (w *snappyWriter) writeChunk(src []byte) error {
 // Close writes the pending chunk (and the header, which even an empty
 // stream has).
 func (w *snappyWriter) Close() error {
-	if w.closed {
-		return nil
+	if ok, err := w.close(w); !ok || w.headed {
+		return err
 	}
-	w.closed = true
-	if w.err != nil {
-		return w.err
-	}
-	if len(w.buf) > 0 || !w.headed {
-		return w.writeChunk(w.buf)
-	}
-	return nil
+	return w.writeBlock(nil)
 }

@@ -265,3 +265,101 @@ func truncatedOr(err error) error {
 
 // errWriteClosed is a Write after Close.
 var errWriteClosed = errors.New("framing: write to a closed stream")
+
+// blockOutput serves Read from a codec's decoded blocks: a block that fits
+// the caller's buffer is decoded straight into it, any other into out and
+// copied out from there.
+type blockOutput struct {
+	out []byte
+	off int // out[off:] is still to be returned
+	err error
+}
+
+// blockDecoder decodes the next block of a stream: into p when it fits
+// (returning its length), else into its blockOutput's out (returning 0).
+type blockDecoder interface {
+	next(p []byte) (int, error)
+}
+
+func (b *blockOutput) read(p []byte, d blockDecoder) (int, error) {
+	for b.off == len(b.out) {
+		if b.err != nil {
+			return 0, b.err
+		}
+		if len(p) == 0 {
+			return 0, nil
+		}
+		b.out, b.off = b.out[:0], 0
+		n, err := d.next(p)
+		if err != nil {
+			b.err = err
+		}
+		if n > 0 {
+			return n, nil
+		}
+	}
+	n := copy(p, b.out[b.off:])
+	b.off += n
+	return n, nil
+}
+
+// blockInput cuts the bytes written to a codec's writer into blocks of
+// blockSize; a whole block of a long Write is encoded in place.
+type blockInput struct {
+	blockSize int
+	buf       []byte // pending input, less than a block
+	closed    bool
+	err       error
+}
+
+// blockEncoder writes one block.
+type blockEncoder interface {
+	writeBlock(src []byte) error
+}
+
+func (b *blockInput) write(p []byte, e blockEncoder) (int, error) {
+	if b.closed {
+		return 0, errWriteClosed
+	}
+	if b.err != nil {
+		return 0, b.err
+	}
+	written := 0
+	for len(p) > 0 {
+		if len(b.buf) == 0 && len(p) >= b.blockSize {
+			if b.err = e.writeBlock(p[:b.blockSize]); b.err != nil {
+				return written, b.err
+			}
+			p, written = p[b.blockSize:], written+b.blockSize
+			continue
+		}
+		n := min(len(p), b.blockSize-len(b.buf))
+		b.buf = append(b.buf, p[:n]...)
+		p, written = p[n:], written+n
+		if len(b.buf) == b.blockSize {
+			if b.err = e.writeBlock(b.buf); b.err != nil {
+				return written, b.err
+			}
+			b.buf = b.buf[:0]
+		}
+	}
+	return written, nil
+}
+
+// close writes the pending block; ok is false when the stream was closed
+// already (or failed before), so the codec writes no end of its own.
+func (b *blockInput) close(e blockEncoder) (ok bool, err error) {
+	if b.closed {
+		return false, nil
+	}
+	b.closed = true
+	if b.err != nil {
+		return false, b.err
+	}
+	if len(b.buf) > 0 {
+		if err := e.writeBlock(b.buf); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
+}

@@ -299,3 +299,30 @@ func TestStreamReadsMixedSizes(t *testing.T) {
 		require.Equal(t, data, got, "%v", c)
 	}
 }
+
+type failingWriter struct{ after int }
+
+func (f *failingWriter) Write(p []byte) (int, error) {
+	if f.after <= 0 {
+		return 0, errors.New("disk full")
+	}
+	f.after--
+	return len(p), nil
+}
+
+// A failed write of the destination is returned, then kept: later writes
+// and Close report it and write nothing more.
+func TestStreamWriterErrorsStick(t *testing.T) {
+	for _, c := range sparkCodecs {
+		fw := &failingWriter{after: 1}
+		w, err := NewStreamWriter(fw, c, blockOpt(c, 1<<10)...)
+		require.NoError(t, err)
+		_, err = w.Write(sampleData(1, 1<<20))
+		if c != Zstd { // zstd's encoder writes once its window fills
+			require.ErrorContains(t, err, "disk full", "%v", c)
+			_, err = w.Write([]byte{1})
+			require.ErrorContains(t, err, "disk full", "%v: sticky", c)
+		}
+		require.ErrorContains(t, w.Close(), "disk full", "%v: Close", c)
+	}
+}

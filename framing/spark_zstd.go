@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 	"github.com/rowbridge/rowbridge"
@@ -23,13 +24,27 @@ const zstdWindow = 1 << 19
 // zstdReader reads consecutive zstd frames through klauspost's decoder,
 // run synchronously, with the window and memory capped.
 type zstdReader struct {
-	count countingReader
-	dec   *zstd.Decoder
-	err   error
+	count  countingReader
+	dec    *zstd.Decoder // nil once released
+	pooled bool          // dec has the default limits and goes back to zstdDecoders
+	err    error
 }
 
+// zstdDecoders keeps decoders with the default limits between streams: a
+// decoder's tables and window buffers cost about a megabyte, more than a
+// small shuffle segment holds.
+var zstdDecoders sync.Pool
+
 func newZstdReader(in io.Reader, o streamOptions) (*zstdReader, error) {
-	r := &zstdReader{count: countingReader{r: in}}
+	r := &zstdReader{count: countingReader{r: in}, pooled: o.maxWindow == MaxZstdWindow}
+	if r.pooled {
+		if dec, ok := zstdDecoders.Get().(*zstd.Decoder); ok {
+			if err := dec.Reset(&r.count); err == nil {
+				r.dec = dec
+				return r, nil
+			}
+		}
+	}
 	dec, err := zstd.NewReader(&r.count, zstd.WithDecoderConcurrency(1),
 		zstd.WithDecoderMaxWindow(uint64(o.maxWindow)), zstd.WithDecoderMaxMemory(uint64(o.maxWindow)))
 	if err != nil {
@@ -37,6 +52,14 @@ func newZstdReader(in io.Reader, o streamOptions) (*zstdReader, error) {
 	}
 	r.dec = dec
 	return r, nil
+}
+
+// release hands the decoder back once the stream has ended or failed.
+func (r *zstdReader) release() {
+	if r.pooled && r.dec.Reset(nil) == nil {
+		zstdDecoders.Put(r.dec)
+	}
+	r.dec = nil
 }
 
 func (r *zstdReader) Read(p []byte) (int, error) {
@@ -60,9 +83,7 @@ func (r *zstdReader) Read(p []byte) (int, error) {
 	}
 	if err != nil {
 		r.err = err
-		if err != io.EOF {
-			r.dec.Close()
-		}
+		r.release()
 	}
 	return n, err
 }

@@ -68,3 +68,20 @@ func FuzzZstdStream(f *testing.F) {
 	fuzzSeeds(f, Zstd)
 	f.Fuzz(func(t *testing.T, data []byte, block uint16) { fuzzStream(t, Zstd, data, block) })
 }
+
+// Decoders go back to a pool when a stream ends or fails; one that failed
+// reads the next stream as well as a new one.
+func TestZstdDecoderReuse(t *testing.T) {
+	data := sampleData(8, 100000)
+	good := writeStream(t, Zstd, data, 100000)
+	bad := bytes.Clone(good)
+	bad[len(bad)/2] ^= 0xFF
+	for range 5 {
+		_, err := readStream(t, bytes.NewReader(bad[:len(bad)-10]), Zstd)
+		require.Error(t, err)
+		_, _ = readStream(t, bytes.NewReader(bad), Zstd)
+		got, err := readStream(t, bytes.NewReader(good), Zstd)
+		require.NoError(t, err)
+		require.Equal(t, data, got)
+	}
+}

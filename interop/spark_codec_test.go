@@ -294,8 +294,11 @@ func TestSparkCodecsJava(t *testing.T) {
 			goStream, err := os.ReadFile(path(c, "-32768-empty.go"))
 			require.NoError(t, err)
 			if c == framing.Zstd {
-				require.Empty(t, javaStream, "zstd-jni 1.5.2 writes no frame for an empty stream")
-				require.NotEmpty(t, goStream, "Go writes an empty frame")
+				// Debian 12's 1.5.2-5 writes 0 bytes; a later zstd-jni, a frame.
+				if len(javaStream) > 0 {
+					require.Equal(t, []byte{0x28, 0xb5, 0x2f, 0xfd}, javaStream[:4])
+				}
+				require.Equal(t, []byte{0x28, 0xb5, 0x2f, 0xfd}, goStream[:4], "Go writes an empty frame")
 				continue
 			}
 			require.Equal(t, javaStream, goStream, "%v: the empty stream", c)
