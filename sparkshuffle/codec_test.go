@@ -1,11 +1,14 @@
 package sparkshuffle_test
 
 import (
+	"bytes"
 	"fmt"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/shuffletest"
 	"github.com/rowbridge/rowbridge/sparkshuffle"
 	"github.com/stretchr/testify/require"
 )
@@ -120,5 +123,43 @@ func TestCorruptCompressedSegment(t *testing.T) {
 				require.Contains(t, err.Error(), fmt.Sprintf("partition 0 (%v, bytes 0-%d), file byte %d", codec, m7.Offsets[1], se.FileOffset))
 			})
 		}
+	}
+}
+
+// Very old Spark ended every stream with a -1 size; a segment of such
+// spills reads whole, compressed or not.
+func TestEndMarkersBetweenSpills(t *testing.T) {
+	mem := memory.NewGoAllocator()
+	for _, codec := range append([]framing.Codec{framing.None}, sparkCodecs...) {
+		t.Run(codec.String(), func(t *testing.T) {
+			var seg []byte
+			var want []key
+			for spill, n := range []int{3, 4} {
+				rec := shuffletest.Rows(mem, 0, 9, 3*spill, n)
+				records := append(shuffletest.Stream(t, framing.None, rec), 0xFF, 0xFF, 0xFF, 0xFF)
+				rec.Release()
+				var out bytes.Buffer
+				w, err := framing.NewStreamWriter(&out, codec)
+				require.NoError(t, err)
+				_, err = w.Write(records)
+				require.NoError(t, err)
+				require.NoError(t, w.Close())
+				seg = append(seg, out.Bytes()...)
+				for i := range n {
+					want = append(want, key{Part: 0, Map: 9, Seq: int64(3*spill + i)})
+				}
+			}
+			folder := shuffletest.New(t, 1)
+			folder.Write(t, shuffletest.MapOutput{Shuffle: 1, Map: 9, Segments: [][]byte{seg}, Checksum: sparkshuffle.CRC32C})
+			set, err := sparkshuffle.Open(folder.LocalDirs...)
+			require.NoError(t, err)
+			for _, workers := range []int{1, 2} {
+				r := newReader(t, set, 1, sparkshuffle.WithWorkers(workers), sparkshuffle.WithAllocator(checkedAllocator(t)))
+				keys, err := readAll(t, r)
+				r.Release()
+				require.NoError(t, err)
+				require.Equal(t, want, keys)
+			}
+		})
 	}
 }
