@@ -16,6 +16,7 @@ var streamFormat = streamtest.Format[Option, *Reader, *Writer]{
 	WithFraming:   WithFraming,
 	WithCodec:     WithCodec,
 	WithBatchRows: WithBatchRows,
+	WithWorkers:   WithWorkers,
 	E1Stream:      e1Stream,
 }
 

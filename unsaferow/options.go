@@ -58,11 +58,12 @@ type config struct {
 	framing   framing.Framing
 	codec     framing.Codec
 	batchRows int
+	workers   int
 	memSet    bool // WithAllocator was given
 }
 
 func newConfig(opts []Option) config {
-	c := config{mem: memory.DefaultAllocator, batchRows: DefaultBatchRows}
+	c := config{mem: memory.DefaultAllocator, batchRows: DefaultBatchRows, workers: 1}
 	for _, o := range opts {
 		o(&c)
 	}
@@ -93,6 +94,20 @@ func WithBatchRows(n int) Option {
 	return func(c *config) {
 		if n > 0 {
 			c.batchRows = n
+		}
+	}
+}
+
+// WithWorkers has a Reader decode batches on n goroutines (default 1: in
+// the caller's goroutine). One goroutine splits the stream into batches and
+// n decode them; Next returns them in stream order, and at most about 3n+1
+// batches exist at once. Release the Reader (or read it to the end) to stop
+// the goroutines. Worth it for long streams of wide rows; values below 1
+// are ignored.
+func WithWorkers(n int) Option {
+	return func(c *config) {
+		if n > 0 {
+			c.workers = n
 		}
 	}
 }

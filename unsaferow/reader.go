@@ -40,7 +40,7 @@ func NewReader(r io.Reader, schema *arrow.Schema, opts ...Option) (*Reader, erro
 	if err != nil {
 		return nil, err
 	}
-	rs, err := rowstream.NewReader(r, schema, dec, cfg.framing, cfg.codec, cfg.batchRows)
+	rs, err := rowstream.NewReader(r, schema, dec, cfg.framing, cfg.codec, cfg.batchRows, rowstream.WithWorkers(cfg.workers))
 	if err != nil {
 		return nil, err
 	}

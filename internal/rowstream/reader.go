@@ -20,6 +20,8 @@ type Reader struct {
 	rows      *framing.Reader
 	dec       BatchDecoder
 	batchRows int
+	workers   int
+	par       *parallel // with workers > 1
 
 	cur   arrow.RecordBatch
 	start int64 // stream index of the first row of the next batch
@@ -32,7 +34,7 @@ var _ array.RecordReader = (*Reader)(nil)
 // NewReader returns a Reader of r's rows, framed with f (and c for
 // compressed Velox groups), decoded by dec into batches of at most
 // batchRows rows of schema.
-func NewReader(r io.Reader, schema *arrow.Schema, dec BatchDecoder, f framing.Framing, c framing.Codec, batchRows int) (*Reader, error) {
+func NewReader(r io.Reader, schema *arrow.Schema, dec BatchDecoder, f framing.Framing, c framing.Codec, batchRows int, opts ...ReaderOption) (*Reader, error) {
 	if batchRows < 1 {
 		return nil, fmt.Errorf("rowstream: batch rows %d, want at least 1", batchRows)
 	}
@@ -40,8 +42,14 @@ func NewReader(r io.Reader, schema *arrow.Schema, dec BatchDecoder, f framing.Fr
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{schema: schema, rows: fr, dec: dec, batchRows: batchRows}
+	rd := &Reader{schema: schema, rows: fr, dec: dec, batchRows: batchRows, workers: 1}
+	for _, o := range opts {
+		o(rd)
+	}
 	rd.refs.Store(1)
+	if rd.workers > 1 {
+		rd.par = startParallel(fr, dec, batchRows, rd.workers)
+	}
 	return rd, nil
 }
 
@@ -54,6 +62,19 @@ func (r *Reader) Next() bool {
 	r.releaseCurrent()
 	if r.done {
 		return false
+	}
+	if r.par != nil {
+		rec, err := r.par.next()
+		if err != nil {
+			r.done = true
+			if err != io.EOF {
+				r.err = err
+			}
+			r.par.close()
+			return false
+		}
+		r.cur = rec
+		return true
 	}
 	rows, err := r.rows.Next(r.batchRows)
 	if err != nil {
@@ -89,11 +110,15 @@ func (r *Reader) Err() error { return r.err }
 // Retain adds a reference to the Reader.
 func (r *Reader) Retain() { r.refs.Add(1) }
 
-// Release drops a reference; the last one frees the current batch.
+// Release drops a reference; the last one frees the current batch (and
+// with workers, stops their goroutines and frees the batches decoded ahead).
 func (r *Reader) Release() {
 	if r.refs.Add(-1) == 0 {
 		r.releaseCurrent()
 		r.done = true
+		if r.par != nil {
+			r.par.close()
+		}
 	}
 }
 

@@ -37,6 +37,7 @@ type Format[O any, R array.RecordReader, W Writer] struct {
 	WithFraming   func(framing.Framing) O
 	WithCodec     func(framing.Codec) O
 	WithBatchRows func(int) O
+	WithWorkers   func(int) O
 	// E1Stream is spec E1's rows (1,"abc",NULL), (2,"",NULL) of E1Schema
 	// as the format's uncompressed Velox serde stream.
 	E1Stream []byte
@@ -153,6 +154,43 @@ func (f Format[O, R, W]) Run(t *testing.T) {
 	t.Run("DecodeErrorNamesStreamRow", f.testDecodeErrorNamesStreamRow)
 	t.Run("SpecE1", f.testSpecE1)
 	t.Run("DefaultAllocator", f.testDefaultAllocator)
+	t.Run("Workers", f.testWorkers)
+}
+
+// testWorkers reads one long stream in every framing with 1, 2 and 4
+// decode workers: the same rows in the same batches, a decode error at
+// the same stream row after the same batches, and nothing left allocated.
+func (f Format[O, R, W]) testWorkers(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	all := Record(t, mem, 1000)
+	defer all.Release()
+	for _, fr := range []framing.Framing{framing.Spark, framing.Velox} {
+		c := framing.LZ4
+		opts := []O{f.WithAllocator(mem), f.WithFraming(fr), f.WithCodec(c)}
+		halves := []arrow.RecordBatch{all.NewSlice(0, 500), all.NewSlice(500, 1000)}
+		stream := f.WriteStream(t, halves, opts...)
+		ReleaseBatches(halves)
+		for _, workers := range []int{1, 2, 4} {
+			got, err := f.ReadBatches(t, bytes.NewReader(stream), 37, append(opts, f.WithWorkers(workers))...)
+			require.NoError(t, err)
+			require.Len(t, got, 28, "%v, %d workers", fr, workers)
+			RequireSameRows(t, all, got)
+			ReleaseBatches(got)
+		}
+	}
+	// A well-framed row of garbage as stream row 1000.
+	stream := f.WriteStream(t, []arrow.RecordBatch{all}, f.WithAllocator(mem))
+	stream = binary.BigEndian.AppendUint32(stream, 8)
+	stream = append(stream, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
+	for _, workers := range []int{2, 4} {
+		got, err := f.ReadBatches(t, bytes.NewReader(stream), 37, f.WithAllocator(mem), f.WithWorkers(workers))
+		var de *rowbridge.DecodeError
+		require.ErrorAs(t, err, &de)
+		require.Equal(t, 1000, de.Row)
+		require.Len(t, got, 27, "the batches before the one holding row 1000")
+		ReleaseBatches(got)
+	}
 }
 
 func (f Format[O, R, W]) testFramingsAndCodecs(t *testing.T) {

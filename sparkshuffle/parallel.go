@@ -1,0 +1,234 @@
+package sparkshuffle
+
+import (
+	"io"
+	"sync"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
+	"github.com/rowbridge/rowbridge/unsaferow"
+)
+
+// The parallel Reader is a pipeline of three kinds of goroutine:
+//
+//   - a dispatcher starts a splitter for each segment in read order,
+//     keeping at most `workers` segments open at once;
+//   - a splitter opens its segment, verifies its checksum, decompresses it
+//     and splits it into batches of rows (copied out of the framing
+//     reader), each a job queued on the segment's own ordered queue and
+//     handed to the decoders;
+//   - `workers` decoders decode jobs as they come, in any order.
+//
+// The consumer (Next) takes segments in order and, within a segment, jobs
+// in order, waiting for each to be decoded. Order is thus preserved
+// without sorting, and the decoders never wait on the consumer, so every
+// job handed to them completes.
+//
+// Memory: the segment being consumed (the head) may have up to
+// 2*workers jobs queued; the segments opened ahead of it share a window of
+// 2*workers jobs, taken before a job is made and given back when the
+// consumer delivers it. Segments ahead thus cannot starve the head (it
+// never waits for the window), and a long head segment keeps every
+// decoder busy. At most about 5 batches per worker exist at once, raw or
+// decoded, plus one open segment per worker.
+type pipeline struct {
+	cfg  *config
+	dec  *unsaferow.Decoder
+	quit chan struct{}
+	wg   sync.WaitGroup
+
+	order  chan *segTask // segments in read order, for the consumer
+	open   chan struct{} // semaphore: segments open
+	window chan struct{} // semaphore: jobs of segments ahead of the head
+	work   chan *job     // jobs for the decoders
+	cur    *segTask      // the head, being consumed
+	once   sync.Once
+	rowBuf sync.Pool // *rowstream.RowBuffer
+}
+
+// segTask is one segment's ordered queue of jobs, closed by its splitter.
+type segTask struct {
+	seg  Segment
+	jobs chan *job
+	head chan struct{} // closed when the consumer reaches the segment
+}
+
+// job is one batch of rows on its way to a record batch.
+type job struct {
+	task   *segTask
+	buf    *rowstream.RowBuffer
+	batch  rowBatch
+	codec  framing.Codec // the segment's
+	window bool          // holds a window slot
+	rec    arrow.RecordBatch
+	err    error
+	done   chan struct{} // closed once rec or err is set
+}
+
+func startPipeline(segs segmentIter, cfg *config, dec *unsaferow.Decoder) *pipeline {
+	w := cfg.workers
+	p := &pipeline{
+		cfg:    cfg,
+		dec:    dec,
+		quit:   make(chan struct{}),
+		order:  make(chan *segTask, w),
+		open:   make(chan struct{}, w),
+		window: make(chan struct{}, 2*w),
+		work:   make(chan *job, w),
+	}
+	p.rowBuf.New = func() any { return new(rowstream.RowBuffer) }
+	p.wg.Add(1 + w)
+	go p.dispatch(segs)
+	for range w {
+		go p.decode()
+	}
+	return p
+}
+
+func (p *pipeline) dispatch(segs segmentIter) {
+	defer p.wg.Done()
+	defer close(p.order)
+	for {
+		seg, ok := segs.next()
+		if !ok {
+			return
+		}
+		select {
+		case p.open <- struct{}{}:
+		case <-p.quit:
+			return
+		}
+		t := &segTask{seg: seg, jobs: make(chan *job, 2*p.cfg.workers), head: make(chan struct{})}
+		p.wg.Add(1)
+		go p.split(t)
+		p.order <- t // never blocks: order holds at most `open` tasks
+	}
+}
+
+// split reads one segment into jobs.
+func (p *pipeline) split(t *segTask) {
+	defer p.wg.Done()
+	defer close(t.jobs)
+	sr, err := openSegment(t.seg, p.cfg)
+	if err != nil {
+		p.fail(t, err)
+		return
+	}
+	if sr == nil {
+		return
+	}
+	defer sr.close()
+	for {
+		b, err := sr.next(p.cfg.batchRows)
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			p.fail(t, err)
+			return
+		}
+		j := &job{task: t, codec: sr.codec, done: make(chan struct{})}
+		select {
+		case <-t.head:
+		case p.window <- struct{}{}:
+			j.window = true
+		case <-p.quit:
+			return
+		}
+		j.buf = p.rowBuf.Get().(*rowstream.RowBuffer)
+		j.batch = b
+		j.batch.rows = j.buf.Copy(b.rows)
+		select {
+		case t.jobs <- j:
+		case <-p.quit:
+			return
+		}
+		select {
+		case p.work <- j: // the job is queued already; close finds it there
+		case <-p.quit:
+			return
+		}
+	}
+}
+
+// fail queues a job that ends the segment with err.
+func (p *pipeline) fail(t *segTask, err error) {
+	j := &job{task: t, err: err, done: make(chan struct{})}
+	close(j.done)
+	select {
+	case t.jobs <- j:
+	case <-p.quit:
+	}
+}
+
+func (p *pipeline) decode() {
+	defer p.wg.Done()
+	for {
+		select {
+		case j := <-p.work:
+			rec, err := p.dec.Decode(j.batch.rows)
+			if err != nil {
+				j.err = decodeError(j.task.seg, j.codec, j.batch, err)
+			}
+			j.rec = rec
+			p.rowBuf.Put(j.buf)
+			j.buf, j.batch.rows = nil, nil
+			close(j.done)
+		case <-p.quit:
+			return
+		}
+	}
+}
+
+func (p *pipeline) next() (arrow.RecordBatch, error) {
+	for {
+		if p.cur == nil {
+			t, ok := <-p.order
+			if !ok {
+				return nil, io.EOF
+			}
+			close(t.head)
+			p.cur = t
+		}
+		j, ok := <-p.cur.jobs
+		if !ok {
+			p.cur = nil
+			<-p.open
+			continue
+		}
+		<-j.done
+		if j.window {
+			<-p.window
+		}
+		if j.err != nil {
+			return nil, j.err
+		}
+		return j.rec, nil
+	}
+}
+
+// close stops every goroutine, then frees the batches decoded ahead.
+func (p *pipeline) close() {
+	p.once.Do(func() {
+		close(p.quit)
+		p.wg.Wait()
+		// Every splitter has closed its queue; the dispatcher has closed order.
+		if p.cur != nil {
+			drain(p.cur)
+			p.cur = nil
+		}
+		for t := range p.order {
+			drain(t)
+		}
+	})
+}
+
+func drain(t *segTask) {
+	for j := range t.jobs {
+		if j.rec != nil {
+			j.rec.Release()
+			j.rec = nil
+		}
+	}
+}

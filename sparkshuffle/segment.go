@@ -1,0 +1,350 @@
+package sparkshuffle
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/framing"
+)
+
+// Segment is one map output's bytes for one reduce partition: one or more
+// complete codec streams back to back (one per spill after Spark's fast
+// merge), 0 bytes when the map wrote nothing to the partition.
+type Segment struct {
+	Map       *MapOutput
+	Partition int
+}
+
+// Offset is where the segment starts in the data file.
+func (s Segment) Offset() int64 { return s.Map.Offsets[s.Partition] }
+
+// Size is the segment's length in bytes.
+func (s Segment) Size() int64 { return s.Map.SegmentSize(s.Partition) }
+
+// VerifyChecksum reads the segment and compares its checksum with the
+// checksum file's; nil when it matches or the map has no checksum file,
+// a *ChecksumError when it does not.
+func (s Segment) VerifyChecksum() error {
+	m := s.Map
+	if m.Checksums == nil {
+		return nil
+	}
+	want := m.Checksums[s.Partition]
+	got := m.Algorithm.Empty()
+	if s.Size() > 0 {
+		f, err := os.Open(m.DataPath)
+		if err != nil {
+			return s.fail(err, -1, -1, -1)
+		}
+		defer f.Close()
+		h := m.Algorithm.New()
+		buf := copyBuffers.Get().(*[]byte)
+		defer copyBuffers.Put(buf)
+		n, err := io.CopyBuffer(h, io.NewSectionReader(f, s.Offset(), s.Size()), *buf)
+		if err != nil {
+			return s.fail(err, s.Offset()+n, -1, -1)
+		}
+		if n != s.Size() {
+			return s.fail(fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n), s.Offset()+n, -1, -1)
+		}
+		got = int64(h.Sum32())
+	}
+	if got != want {
+		return &ChecksumError{Shuffle: m.Shuffle, Map: m.Map, Partition: s.Partition, Path: s.path(),
+			Checksum: m.ChecksumPath, Algorithm: m.Algorithm, Want: want, Got: got}
+	}
+	return nil
+}
+
+// path names the segment's file in errors: the data file, or the index
+// for a map without one.
+func (s Segment) path() string {
+	if s.Map.DataPath != "" {
+		return s.Map.DataPath
+	}
+	return s.Map.IndexPath
+}
+
+// fail wraps err with the segment's context.
+func (s Segment) fail(err error, fileOff, streamOff, row int64) *SegmentError {
+	return s.withCodec(framing.Auto).fail(err, fileOff, streamOff, row)
+}
+
+// codedSegment is a segment whose codec is known, for errors.
+type codedSegment struct {
+	Segment
+	codec framing.Codec
+}
+
+func (s Segment) withCodec(c framing.Codec) codedSegment { return codedSegment{s, c} }
+
+func (s codedSegment) fail(err error, fileOff, streamOff, row int64) *SegmentError {
+	return &SegmentError{Path: s.path(), Shuffle: s.Map.Shuffle, Map: s.Map.Map, Partition: s.Partition, Codec: s.codec,
+		Start: s.Offset(), End: s.Offset() + s.Size(), FileOffset: fileOff, StreamOffset: streamOff, Row: row, Err: err}
+}
+
+var copyBuffers = sync.Pool{New: func() any { b := make([]byte, 256<<10); return &b }}
+
+// rowBatch is a batch of rows read from a segment, with where it came from.
+type rowBatch struct {
+	rows      [][]byte
+	firstRow  int64 // index within the segment of rows[0]
+	streamOff int64 // decompressed-stream offset of rows[0]'s size prefix
+}
+
+// segmentReader splits a segment's records into batches: the segment's
+// bytes, decompressed, then split by the Spark framing (which reads on
+// past the -1 size very old Spark wrote at the end of each stream).
+type segmentReader struct {
+	seg    Segment
+	codec  framing.Codec // the segment's codec, sniffed when asked to
+	f      *os.File
+	bufs   *segmentBuffers
+	stream countingReader // the bytes framing reads: decompressed, or the file's
+	br     *bufio.Reader  // what framing reads from
+	fr     *framing.Reader
+}
+
+// segmentBuffers are a segment reader's input buffers, reused from
+// segment to segment (a shuffle may have many small ones): raw buffers
+// the data file for the codec, rec the decompressed records.
+type segmentBuffers struct{ raw, rec *bufio.Reader }
+
+const segmentBufferSize = 64 << 10 // what framing.NewStreamReader buffers at least
+
+var segmentBufferPool = sync.Pool{New: func() any {
+	return &segmentBuffers{raw: bufio.NewReaderSize(nil, segmentBufferSize), rec: bufio.NewReaderSize(nil, segmentBufferSize)}
+}}
+
+// openSegment readies a segment for reading (after verifying its checksum
+// when asked to); nil for an empty segment.
+func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
+	if cfg.checksum == Verify {
+		if err := seg.VerifyChecksum(); err != nil {
+			return nil, err
+		}
+	}
+	if seg.Size() == 0 {
+		return nil, nil
+	}
+	f, err := os.Open(seg.Map.DataPath)
+	if err != nil {
+		return nil, seg.fail(err, -1, -1, -1)
+	}
+	codec := cfg.codec
+	if codec == framing.Auto {
+		if codec, err = sniff(f, seg); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	var raw io.Reader = io.NewSectionReader(f, seg.Offset(), seg.Size())
+	if cfg.progress != nil {
+		raw = &progressReader{r: raw, fn: cfg.progress}
+	}
+	sr := &segmentReader{seg: seg, codec: codec, f: f, bufs: segmentBufferPool.Get().(*segmentBuffers)}
+	if codec == framing.None {
+		// The records are the file's bytes: framing reads them through one buffer.
+		sr.stream.r = raw
+		sr.br = sr.bufs.raw
+	} else {
+		sr.bufs.raw.Reset(raw)
+		dec, err := framing.NewStreamReader(sr.bufs.raw, codec)
+		if err != nil {
+			sr.close()
+			return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
+		}
+		sr.stream.r = dec
+		sr.br = sr.bufs.rec
+	}
+	sr.br.Reset(&sr.stream)
+	if sr.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None); err != nil {
+		sr.close()
+		return nil, err
+	}
+	return sr, nil
+}
+
+// sniff names the codec of a segment from its first bytes.
+func sniff(f *os.File, seg Segment) (framing.Codec, error) {
+	head := make([]byte, min(seg.Size(), 16))
+	if _, err := f.ReadAt(head, seg.Offset()); err != nil {
+		return 0, seg.fail(err, seg.Offset(), -1, -1)
+	}
+	c, err := framing.SniffCodec(head)
+	if err != nil {
+		return 0, seg.fail(err, seg.Offset(), -1, -1)
+	}
+	return c, nil
+}
+
+// SniffCodec names the codec of the segment's first stream from its first
+// bytes (framing.SniffCodec); None for an empty segment.
+func (s Segment) SniffCodec() (framing.Codec, error) {
+	if s.Size() == 0 {
+		return framing.None, nil
+	}
+	f, err := os.Open(s.Map.DataPath)
+	if err != nil {
+		return 0, s.fail(err, -1, -1, -1)
+	}
+	defer f.Close()
+	return sniff(f, s)
+}
+
+// consumed is how many decompressed bytes the framing reader has taken.
+func (sr *segmentReader) consumed() int64 { return sr.stream.n - int64(sr.br.Buffered()) }
+
+// next reads the next batch of up to n rows; io.EOF at the segment's end.
+// The rows alias the reader's buffers until the next call.
+func (sr *segmentReader) next(n int) (rowBatch, error) {
+	start := sr.consumed()
+	rows, err := sr.fr.Next(n)
+	if len(rows) > 0 {
+		return rowBatch{rows: rows, firstRow: sr.fr.RowsRead() - int64(len(rows)), streamOff: start}, nil
+	}
+	if err == io.EOF {
+		return rowBatch{}, io.EOF
+	}
+	seg := sr.seg.withCodec(sr.codec)
+	var fe *framing.Error
+	if !errors.As(err, &fe) {
+		return rowBatch{}, seg.fail(err, -1, sr.consumed(), sr.fr.RowsRead())
+	}
+	fileOff := sr.fileOffset(fe.Offset)
+	var ce *framing.CodecError
+	if errors.As(err, &ce) {
+		fileOff = sr.seg.Offset() + ce.Offset
+	}
+	return rowBatch{}, seg.fail(framingCause{fe}, fileOff, fe.Offset, fe.RowsRead)
+}
+
+// fileOffset maps a decompressed offset to a data-file offset, -1 when
+// the segment is compressed.
+func (sr *segmentReader) fileOffset(streamOff int64) int64 {
+	if sr.codec != framing.None {
+		return -1
+	}
+	return sr.seg.Offset() + streamOff
+}
+
+// decodeError places a decode error of batch b in the segment: the row
+// within the segment and the byte where the fault is.
+func (sr *segmentReader) decodeError(b rowBatch, err error) error {
+	return decodeError(sr.seg, sr.codec, b, err)
+}
+
+func decodeError(s Segment, codec framing.Codec, b rowBatch, err error) error {
+	seg := s.withCodec(codec)
+	var de *rowbridge.DecodeError
+	if !errors.As(err, &de) || de.Row < 0 || de.Row >= len(b.rows) {
+		return seg.fail(err, -1, -1, b.firstRow)
+	}
+	// A -1 size between rows (very old Spark) would shift this by 4 bytes.
+	off := b.streamOff
+	for _, r := range b.rows[:de.Row] {
+		off += 4 + int64(len(r))
+	}
+	off += 4 // the row's size prefix
+	if de.Offset >= 0 {
+		off += int64(de.Offset)
+	}
+	row := b.firstRow + int64(de.Row)
+	fileOff := int64(-1)
+	if codec == framing.None {
+		fileOff = seg.Offset() + off
+	}
+	return seg.fail(&rowbridge.DecodeError{Row: int(row), Field: de.Field, Offset: de.Offset, Err: de.Err}, fileOff, off, row)
+}
+
+func (sr *segmentReader) close() {
+	if sr == nil {
+		return
+	}
+	sr.f.Close()
+	sr.bufs.raw.Reset(nil)
+	sr.bufs.rec.Reset(nil)
+	segmentBufferPool.Put(sr.bufs)
+	sr.bufs = nil
+}
+
+// framingCause is a framing error in a SegmentError, printed without the
+// offsets the SegmentError already gives (the framing reader counts them
+// from its own start).
+type framingCause struct{ e *framing.Error }
+
+func (c framingCause) Error() string { return c.e.Msg + ": " + c.e.Err.Error() }
+
+func (c framingCause) Unwrap() error { return c.e }
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+type progressReader struct {
+	r  io.Reader
+	fn func(int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.fn(int64(n))
+	}
+	return n, err
+}
+
+// SniffCodec names the codec of the shuffle's segments from the first
+// bytes of each map output's first non-empty segment (Spark uses one codec
+// per application). It is None when the shuffle has no bytes, and an error
+// when the maps' segments name different codecs or none that is known.
+func (s *Shuffle) SniffCodec() (framing.Codec, error) {
+	codec, from := framing.None, Segment{}
+	for _, m := range s.Maps {
+		for p := range m.Partitions() {
+			seg := m.Segment(p)
+			if seg.Size() == 0 {
+				continue
+			}
+			c, err := seg.SniffCodec()
+			if err != nil {
+				return 0, err
+			}
+			if from.Map != nil && c != codec {
+				return 0, seg.withCodec(c).fail(fmt.Errorf("%w: %v, but partition %d of map %d (%s) is %v", rowbridge.ErrLayout, c, from.Partition, from.Map.Map, from.Map.DataPath, codec), seg.Offset(), -1, -1)
+			}
+			codec, from = c, seg
+			break
+		}
+	}
+	return codec, nil
+}
+
+// VerifyChecksums checks every segment of the shuffle's map outputs that
+// have a checksum file. It returns nil when all match, else the
+// mismatches (each a *ChecksumError) and read errors joined with
+// errors.Join, in read order. Maps without a checksum file are skipped;
+// see Algorithms for whether any has one.
+func (s *Shuffle) VerifyChecksums() error {
+	var errs []error
+	for p := range s.Partitions {
+		for _, m := range s.Maps {
+			if err := m.Segment(p).VerifyChecksum(); err != nil {
+				errs = append(errs, err)
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
