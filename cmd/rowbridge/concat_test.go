@@ -150,3 +150,15 @@ func TestConcatenatedArrowStreamsMustMatch(t *testing.T) {
 		})
 	}
 }
+
+// Arrow files end to end (cat a.arrow b.arrow) fail with one line: read by
+// the last footer they would give the first file's rows only.
+func TestConcatenatedArrowFilesFail(t *testing.T) {
+	file := arrowInputFile(t, arrowInputRows)
+	for _, verb := range [][]string{{"encode", "--format", "unsaferow"}, {"inspect", "--count"}} {
+		out, stderr, code := cli(t, concat(file, file), verb...)
+		require.Equal(t, 1, code, "%s: %s", verb[0], out)
+		require.Contains(t, stderr, "several Arrow files concatenated are not one file")
+		require.Equal(t, 1, strings.Count(strings.TrimSpace(stderr), "\n")+1, stderr)
+	}
+}

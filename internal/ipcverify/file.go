@@ -68,6 +68,10 @@ func File(r io.ReaderAt, size int64) error {
 		return verr.within("Footer.schema")
 	}
 	sent := map[int64]bool{} // dictionary ids
+	lastEnd, err := schemaMessageEnd(r, footerStart)
+	if err != nil {
+		return err
+	}
 	for _, list := range []struct {
 		slot   int
 		header uint8
@@ -93,9 +97,53 @@ func File(r io.ReaderAt, size int64) error {
 				}
 				return err
 			}
+			lastEnd = max(lastEnd, b.offset+int64(b.metaLen)+b.bodyLen)
 		}
 	}
-	return nil
+	return checkFooterGap(r, lastEnd, footerStart)
+}
+
+// schemaMessageEnd is where the schema message after the file's leading
+// magic ends: the least end of the messages, for a file of no blocks.
+func schemaMessageEnd(r io.ReaderAt, footerStart int64) (int64, error) {
+	var p [8]byte
+	if footerStart < fileHeadSize+int64(len(p)) {
+		return fileHeadSize, nil
+	}
+	if err := readAt(r, p[:], fileHeadSize); err != nil {
+		return 0, err
+	}
+	end := int64(fileHeadSize) + 4 + int64(binary.LittleEndian.Uint32(p[:4]))
+	if binary.LittleEndian.Uint32(p[:4]) == continuation {
+		end = fileHeadSize + 8 + int64(binary.LittleEndian.Uint32(p[4:]))
+	}
+	if end > footerStart {
+		return 0, errorAt(fileHeadSize, "the schema message runs past the footer at %d", footerStart)
+	}
+	return end, nil
+}
+
+// checkFooterGap requires the footer to follow the last message, with at
+// most an end-of-stream marker between them. Bytes the footer does not
+// account for are refused: they are what several Arrow files concatenated
+// (cat a.arrow b.arrow) look like, where the last footer's blocks point
+// into the first file and the rows of the others would be dropped.
+func checkFooterGap(r io.ReaderAt, lastEnd, footerStart int64) error {
+	gap := footerStart - lastEnd
+	if gap == 0 {
+		return nil
+	}
+	if gap == 4 || gap == 8 {
+		p := make([]byte, gap)
+		if err := readAt(r, p, lastEnd); err != nil {
+			return err
+		}
+		if (gap == 4 && binary.LittleEndian.Uint32(p) == 0) ||
+			(gap == 8 && binary.LittleEndian.Uint32(p) == continuation && binary.LittleEndian.Uint32(p[4:]) == 0) {
+			return nil
+		}
+	}
+	return errorAt(lastEnd, "%d bytes between the last message the footer lists and the footer are not an end-of-stream marker (several Arrow files concatenated are not one file)", gap)
 }
 
 // block is a Block of the footer: a message in the file.

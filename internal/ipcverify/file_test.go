@@ -2,6 +2,7 @@ package ipcverify
 
 import (
 	"bytes"
+	"encoding/binary"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -212,4 +213,19 @@ func emptyFile(t *testing.T, fields ...arrow.Field) []byte {
 	require.NoError(t, err)
 	require.NoError(t, w.Close())
 	return buf.Bytes()
+}
+
+// Two Arrow files end to end are not one file: the last footer's blocks
+// point into the first, so reading by that footer would drop rows.
+func TestFileRejectsConcatenatedFiles(t *testing.T) {
+	data := nestedIPC(t, true)
+	require.NoError(t, File(bytes.NewReader(data), int64(len(data))))
+	twice := append(append([]byte{}, data...), data...)
+	err := File(bytes.NewReader(twice), int64(len(twice)))
+	require.ErrorContains(t, err, "several Arrow files concatenated are not one file")
+	// Bytes slipped in before the footer are refused the same way.
+	footerLen := int(int32(binary.LittleEndian.Uint32(data[len(data)-10:])))
+	at := len(data) - 10 - footerLen
+	junk := append(append(append([]byte{}, data[:at]...), make([]byte, 16)...), data[at:]...)
+	require.ErrorContains(t, File(bytes.NewReader(junk), int64(len(junk))), "24 bytes between the last message")
 }
