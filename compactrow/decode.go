@@ -147,6 +147,9 @@ type column struct {
 	// notNull: the field is declared NOT NULL (map keys always are), so a
 	// null flag for it is an error. UNKNOWN is exempt: it is always null.
 	notNull bool
+	// key: the keys of a map, which Arrow never lets be null (so keys of
+	// the null type cannot be held).
+	key bool
 	// check: strings and decimals, whose values are checked (UTF-8,
 	// precision) beyond their layout.
 	check     bool
@@ -219,6 +222,9 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 		case arrowvec.KindList, arrowvec.KindMap:
 			for _, ch := range n.Children {
 				c.children = append(c.children, build(ch, false, true))
+			}
+			if n.Kind == arrowvec.KindMap {
+				c.children[0].key = true
 			}
 			if n.Kind == arrowvec.KindList && c.children[0].width > 0 {
 				// Located through the list's own positions.

@@ -409,8 +409,10 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	}
 
 	if e.node.Kind == arrowvec.KindNull {
-		if !e.node.Nullable && n > 0 { // e.g. MAP<VOID, ...>: Arrow cannot hold null keys
-			return 0, s.fail(e.path, p, rowbridge.ErrLayout, "%d elements of type null declared NOT NULL", n)
+		// VOID is exempt from NOT NULL (its values are null whatever the
+		// declaration says), except as map keys: Arrow cannot hold null keys.
+		if e.key && n > 0 {
+			return 0, s.fail(e.path, p, rowbridge.ErrLayout, "%d map keys of the null type (Arrow map keys are never null)", n)
 		}
 		e.n += n
 		e.nulls += n
