@@ -41,13 +41,14 @@ func plainArray(out, row []byte, a, at, width int) int {
 func (f *filler) newElementFill(c *column) elementFill {
 	ef := elementFill{c: c, kind: c.node.Kind, width: c.width, aw: c.node.Kind.ValueWidth(), ok: true}
 	ef.plain = ef.kind != arrowvec.KindBool && ef.kind != arrowvec.KindDecimal && c.nulls == 0
+	n := c.length() // c.n*ef.aw fits an int: the scan checks it
 	if ef.kind == arrowvec.KindBool {
-		ef.buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(c.n))
+		ef.buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
 	} else {
-		ef.buf = arrowvec.NewBuffer(f.mem, c.n*ef.aw)
+		ef.buf = arrowvec.NewBuffer(f.mem, n*ef.aw)
 	}
 	ef.out = ef.buf.Bytes()
-	ef.vbuf, ef.valid = f.newValidity(c.n, c.nulls)
+	ef.vbuf, ef.valid = f.newValidity(n, int(c.nulls))
 	return ef
 }
 
@@ -56,7 +57,7 @@ func (ef *elementFill) finish(f *filler) arrow.ArrayData {
 	if !ef.ok {
 		f.bad = true
 	}
-	return arrowvec.NewFixedData(ef.c.node.Type, ef.c.n, ef.vbuf, ef.c.nulls, ef.buf)
+	return arrowvec.NewFixedData(ef.c.node.Type, ef.c.length(), ef.vbuf, int(ef.c.nulls), ef.buf)
 }
 
 // array writes the elements of the array at a in row as elements at, at+1,
