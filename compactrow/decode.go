@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
@@ -55,17 +56,28 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	for i, c := range s.top() {
 		cols[i] = f.fill(c)
 	}
+	if testHookFilled != nil {
+		testHookFilled(&f)
+	}
 	if f.bad {
 		// A value failed its check; the precise pass names the first one.
+		// Finding none means the two passes disagree: that is a bug, and
+		// the batch built is not trusted either.
+		for _, c := range cols {
+			c.Release()
+		}
 		if err := s.firstValueError(rows, len(rows)); err != nil {
-			for _, c := range cols {
-				c.Release()
-			}
 			return nil, err
 		}
+		return nil, fmt.Errorf("compactrow: %w: a value failed its check in the fill pass but the precise pass found none in %d rows",
+			rowbridge.ErrInternal, len(rows))
 	}
 	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
+
+// testHookFilled, when set (by tests only), sees the filler after the fill
+// pass, before Decode looks at its result.
+var testHookFilled func(*filler)
 
 // varWidth marks a column whose values have no fixed CompactRow width.
 const varWidth = -1

@@ -67,7 +67,7 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 	nb := nullBytes(m)
 	src := row[a+4+nb : a+4+nb+m*ef.width]
 	out := ef.out
-	switch c := ef.c; {
+	switch {
 	case ef.kind == arrowvec.KindBool:
 		for j, b := range src {
 			if b != 0 {
@@ -79,24 +79,24 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 		dst := view[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
 			v := int64(load[uint64](src, 8*j))
-			if !c.decimal.shortOK(v) {
-				ef.ok = false
-			}
 			dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
 		}
 	default:
 		copy(out[ef.aw*at:], src)
-		if ef.kind == arrowvec.KindDecimal {
-			dst := view[uint64](out[16*at : 16*(at+m)])
-			for j := range m {
-				if !c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
-					ef.ok = false
-				}
-			}
-		}
 	}
 	if ef.valid != nil {
 		ef.nulls(row[a+4:a+4+nb], m, at)
+	}
+	if ef.kind == arrowvec.KindDecimal {
+		// After the null slots are zeroed: a null element's bytes are not
+		// a value, and must not fail the check (the precise pass skips
+		// them too).
+		dst := view[uint64](out[16*at : 16*(at+m)])
+		for j := range m {
+			if !ef.c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
+				ef.ok = false
+			}
+		}
 	}
 	return m
 }

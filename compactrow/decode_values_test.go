@@ -136,6 +136,8 @@ func TestDecodeDecimalPrecision(t *testing.T) {
 		{fields(nf("d", dec200)), []string{"00 ffff0f632d5ec76b 0500000000000000"}, `[{"d":"99999999999999999999"}]`},
 		// A null element's slot is not a value, whatever its bytes.
 		{fields(nf("l", arrow.ListOf(dec52))), []string{"00 02000000 02 0100000000000000 a086010000000000"}, `[{"l":["0.01",null]}]`},
+		{fields(nf("l", arrow.ListOf(dec200))), []string{"00 02000000 02 01000000000000000000000000000000 000010632d5ec76b0500000000000000"}, `[{"l":["1",null]}]`},
+		{fields(nf("m", arrow.MapOf(arrow.PrimitiveTypes.Int32, dec52))), []string{"00 01000000 00 07000000 01000000 01 a086010000000000"}, `[{"m":[{"key":7,"value":null}]}]`},
 	} {
 		dec, err := NewDecoder(tc.schema, WithAllocator(mem))
 		require.NoError(t, err)
