@@ -95,6 +95,10 @@ func TestRecyclingAllocatorFreeOnlyWhatIsOut(t *testing.T) {
 
 // All RecyclingAllocators of the process share one bound on idle memory.
 func TestRecyclingAllocatorProcessLimit(t *testing.T) {
+	for range 3 { // let earlier tests' dropped allocators give their share back
+		runtime.GC()
+		time.Sleep(5 * time.Millisecond)
+	}
 	before := ProcessIdleBytes()
 	old := SetProcessIdleLimit(before + 4096)
 	defer SetProcessIdleLimit(old)
@@ -182,5 +186,28 @@ func TestRecyclingAllocatorConcurrent(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Fatal(e)
+	}
+}
+
+// An allocator dropped with idle buffers gives their share of the process
+// budget back once it is collected.
+func TestRecyclingAllocatorDroppedGivesBudgetBack(t *testing.T) {
+	// Other tests' allocators may be collected meanwhile: the total only
+	// falls by them.
+	before := ProcessIdleBytes()
+	func() {
+		a := NewRecyclingAllocator(1 << 20)
+		for range 4 {
+			a.Free(a.Allocate(1 << 12))
+			a.Free(a.Allocate(1 << 13))
+		}
+		require.Equal(t, int64(3<<12), a.IdleBytes())
+		require.GreaterOrEqual(t, ProcessIdleBytes(), int64(3<<12))
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for ProcessIdleBytes() > before {
+		require.True(t, time.Now().Before(deadline), "process idle bytes stay at %d, want %d", ProcessIdleBytes(), before)
+		runtime.GC()
+		time.Sleep(time.Millisecond)
 	}
 }
