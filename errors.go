@@ -30,6 +30,9 @@ var (
 	ErrUnsupportedType = errors.New("unsupported type")
 	// ErrValue: a value cannot be represented in the row format (e.g. out of range).
 	ErrValue = errors.New("value not representable")
+	// ErrInternal: a codec found its own state inconsistent (a bug in
+	// rowbridge, to be reported); no result is returned with it.
+	ErrInternal = errors.New("internal error")
 )
 
 // DecodeError reports where decoding failed: the row index within the batch

@@ -3,6 +3,7 @@ package arrowvec
 import (
 	"encoding/binary"
 	"errors"
+	"math"
 	"testing"
 	"unsafe"
 
@@ -143,4 +144,16 @@ func TestRecyclingAllocatorReuses(t *testing.T) {
 	again := NewBuffer(a, 3000)
 	assert.Equal(t, p, &again.Bytes()[0])
 	again.Release()
+}
+
+// Sizes that do not fit int32 offsets or the address space panic with a
+// message (a caller's bug) rather than wrap into a small buffer on 32-bit
+// machines.
+func TestSizesDoNotWrap(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	assert.PanicsWithValue(t, "arrowvec: 2147483647 offsets entries", func() { NewOffsets(mem, math.MaxInt32) })
+	assert.PanicsWithValue(t, "arrowvec: -1 offsets entries", func() { NewOffsets(mem, -1) })
+	a := NewRecyclingAllocator(1 << 20)
+	assert.PanicsWithValue(t, "arrowvec: allocation size overflows int", func() { a.Allocate(math.MaxInt - 8) })
 }

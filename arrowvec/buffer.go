@@ -1,6 +1,8 @@
 package arrowvec
 
 import (
+	"fmt"
+	"math"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -30,7 +32,13 @@ func Int32s(b []byte) []int32 {
 
 // NewOffsets allocates the int32 offsets buffer for n list or binary
 // entries (n+1 values) and returns it with its typed view; offsets[0] is 0.
+// The caller checks n against its input first: n beyond what int32
+// offsets or the address space hold (4*(n+1) wraps on 32-bit machines) is
+// a bug, and panics.
 func NewOffsets(mem memory.Allocator, n int) (*memory.Buffer, []int32) {
+	if n < 0 || int64(n) >= math.MaxInt32 || int64(n)+1 > math.MaxInt/4 {
+		panic(fmt.Sprintf("arrowvec: %d offsets entries", n))
+	}
 	buf := NewBuffer(mem, 4*(n+1))
 	offs := Int32s(buf.Bytes())
 	offs[0] = 0

@@ -1,7 +1,9 @@
 package arrowvec
 
 import (
+	"math"
 	"math/bits"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -14,17 +16,38 @@ import (
 // batch after batch (and whose caller releases each batch) stops paying for
 // fresh, zeroed, garbage-collected memory. Memory it hands out is NOT zeroed.
 //
-// It holds at most MaxIdle bytes of idle buffers; beyond that freed buffers
-// go to the garbage collector. It is safe for concurrent use.
+// Free takes back only what this allocator handed out and has not had back
+// since: the whole buffer, as Allocate or Reallocate returned it (its first
+// byte and its full capacity). Anything else (a buffer from elsewhere, a
+// second Free of the same buffer, a sub-slice or an interior slice of one)
+// is ignored and left to the garbage collector, so a buffer is never handed
+// out twice. (A second Free after the memory was handed out again cannot
+// be told from its new owner's Free: the slices are the same.) A buffer
+// dropped without Free is collected as usual.
+//
+// Idle buffers are bounded twice: by the allocator's own maxIdle, and by a
+// budget shared by every RecyclingAllocator in the process (see
+// SetProcessIdleLimit, 256 MiB unless changed). Beyond either, freed
+// buffers go to the garbage collector. It is safe for concurrent use.
 type RecyclingAllocator struct {
 	maxIdle int64
-	idle    atomic.Int64
-	classes [maxClass + 1]freeList
+	t       *tracker // shared with the buffers' cleanups; holds no buffer
+	classes [maxClass + 1][][]byte
 }
 
-type freeList struct {
+// tracker records the buffers an allocator has handed out (by the address
+// of their first byte, which does not keep them alive) and its idle total.
+// Its mutex also guards the allocator's free lists.
+type tracker struct {
 	mu   sync.Mutex
-	bufs [][]byte
+	out  map[uintptr]outBuf
+	gen  uint64
+	idle atomic.Int64
+}
+
+type outBuf struct {
+	gen   uint64 // tells this buffer from a later one at the same address
+	class uint8
 }
 
 const (
@@ -33,10 +56,36 @@ const (
 	alignment = 64
 )
 
+// DefaultProcessIdleLimit is the process-wide bound on idle recycled
+// memory that SetProcessIdleLimit changes.
+const DefaultProcessIdleLimit = 256 << 20
+
+var (
+	processIdle  atomic.Int64
+	processLimit atomic.Int64
+)
+
+func init() { processLimit.Store(DefaultProcessIdleLimit) }
+
+// SetProcessIdleLimit bounds the idle buffers that all RecyclingAllocators
+// of the process hold together (DefaultProcessIdleLimit to begin with) and
+// returns the previous bound. Lowering it drops no buffer already held; it
+// applies to the next ones freed.
+func SetProcessIdleLimit(n int64) int64 { return processLimit.Swap(n) }
+
+// ProcessIdleBytes is the idle memory all RecyclingAllocators of the
+// process hold together.
+func ProcessIdleBytes() int64 { return processIdle.Load() }
+
 // NewRecyclingAllocator returns an allocator that keeps up to maxIdle bytes
-// of released buffers for reuse.
+// of released buffers for reuse (within the process-wide limit).
 func NewRecyclingAllocator(maxIdle int64) *RecyclingAllocator {
-	return &RecyclingAllocator{maxIdle: maxIdle}
+	t := &tracker{out: map[uintptr]outBuf{}}
+	a := &RecyclingAllocator{maxIdle: maxIdle, t: t}
+	// An allocator dropped with idle buffers gives their share of the
+	// process budget back as they are collected with it.
+	runtime.AddCleanup(a, func(t *tracker) { processIdle.Add(-t.idle.Load()) }, t)
+	return a
 }
 
 var _ memory.Allocator = (*RecyclingAllocator)(nil)
@@ -48,24 +97,45 @@ func classOf(size int) int {
 	return bits.Len(uint(size - 1))
 }
 
+func addr(b []byte) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(b))) }
+
 // Allocate returns a buffer of size bytes, 64-byte aligned, with arbitrary contents.
 func (a *RecyclingAllocator) Allocate(size int) []byte {
 	c := classOf(size)
 	if c > maxClass {
-		return alignedMake(size, size)
+		return alignedMake(size, size) // not recycled: Free ignores it
 	}
-	fl := &a.classes[c]
-	fl.mu.Lock()
-	if n := len(fl.bufs); n > 0 {
-		b := fl.bufs[n-1]
-		fl.bufs[n-1] = nil
-		fl.bufs = fl.bufs[:n-1]
-		fl.mu.Unlock()
-		a.idle.Add(-int64(cap(b)))
+	t := a.t
+	t.mu.Lock()
+	if fl := a.classes[c]; len(fl) > 0 {
+		b := fl[len(fl)-1]
+		fl[len(fl)-1] = nil
+		a.classes[c] = fl[:len(fl)-1]
+		t.gen++
+		t.out[addr(b)] = outBuf{gen: t.gen, class: uint8(c)}
+		t.idle.Add(-int64(cap(b)))
+		t.mu.Unlock()
+		processIdle.Add(-int64(cap(b)))
 		return b[:size]
 	}
-	fl.mu.Unlock()
-	return alignedMake(size, 1<<c)
+	t.gen++
+	gen := t.gen
+	t.mu.Unlock()
+	b, base := alignedMakeBase(size, 1<<c)
+	k := addr(b)
+	// Forget the buffer if it is dropped without Free, so that a later
+	// buffer at the same address is not taken for it.
+	runtime.AddCleanup(base, func(o outBuf) {
+		t.mu.Lock()
+		if e, ok := t.out[k]; ok && e.gen == o.gen {
+			delete(t.out, k)
+		}
+		t.mu.Unlock()
+	}, outBuf{gen: gen})
+	t.mu.Lock()
+	t.out[k] = outBuf{gen: gen, class: uint8(c)}
+	t.mu.Unlock()
+	return b
 }
 
 // Reallocate grows or shrinks b, keeping its contents.
@@ -79,31 +149,56 @@ func (a *RecyclingAllocator) Reallocate(size int, b []byte) []byte {
 	return nb
 }
 
-// Free returns b to its size class while the idle total stays under the cap.
+// Free takes back b if it is a whole buffer this allocator handed out and
+// has not had back, keeping it for reuse while the idle totals stay under
+// their bounds. Anything else is ignored.
 func (a *RecyclingAllocator) Free(b []byte) {
-	c := cap(b)
-	if c == 0 || c&(c-1) != 0 || c < 1<<minClass || c > 1<<maxClass {
-		return // not one of ours (or a bypass allocation): let the GC have it
-	}
-	if a.idle.Add(int64(c)) > a.maxIdle {
-		a.idle.Add(-int64(c))
+	if cap(b) == 0 {
 		return
 	}
-	fl := &a.classes[bits.Len(uint(c))-1]
-	fl.mu.Lock()
-	fl.bufs = append(fl.bufs, b[:0])
-	fl.mu.Unlock()
+	k := addr(b)
+	t := a.t
+	t.mu.Lock()
+	e, ok := t.out[k]
+	if !ok || cap(b) != 1<<e.class {
+		t.mu.Unlock()
+		return // not ours, not out, or not the whole buffer
+	}
+	delete(t.out, k)
+	c := int64(cap(b))
+	keep := t.idle.Load()+c <= a.maxIdle
+	if keep && processIdle.Add(c) > processLimit.Load() {
+		processIdle.Add(-c)
+		keep = false
+	}
+	if !keep {
+		t.mu.Unlock()
+		return // over budget: let the GC have it
+	}
+	t.idle.Add(c)
+	a.classes[e.class] = append(a.classes[e.class], b[:0])
+	t.mu.Unlock()
 }
 
 // IdleBytes is how much released memory the allocator currently holds.
-func (a *RecyclingAllocator) IdleBytes() int64 { return a.idle.Load() }
+func (a *RecyclingAllocator) IdleBytes() int64 { return a.t.idle.Load() }
 
 // alignedMake returns a 64-byte-aligned slice of length size and capacity c.
 func alignedMake(size, c int) []byte {
+	b, _ := alignedMakeBase(size, c)
+	return b
+}
+
+// alignedMakeBase is alignedMake, also returning the first byte of the
+// allocation.
+func alignedMakeBase(size, c int) ([]byte, *byte) {
+	if c > math.MaxInt-alignment {
+		panic("arrowvec: allocation size overflows int")
+	}
 	raw := make([]byte, c+alignment)
 	shift := 0
 	if rem := int(uintptr(unsafe.Pointer(unsafe.SliceData(raw))) & (alignment - 1)); rem != 0 {
 		shift = alignment - rem
 	}
-	return raw[shift : shift+size : shift+c]
+	return raw[shift : shift+size : shift+c], &raw[0]
 }

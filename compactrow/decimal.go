@@ -1,6 +1,8 @@
 package compactrow
 
 import (
+	"math/big"
+
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
@@ -43,4 +45,13 @@ func (d *decimalLimit) longOK(hi int64, lo uint64) bool {
 	above := hi > d.hi || (hi == d.hi && lo > d.lo)
 	below := hi < d.nhi || (hi == d.nhi && lo < d.nlo)
 	return !above && !below
+}
+
+// int128String formats the two's complement int128 (hi, lo) in decimal.
+// arrow-go's decimal128.Num.BigInt is not used: it takes big.Word to be
+// 64 bits, which is wrong on 32-bit machines.
+func int128String(hi int64, lo uint64) string {
+	b := new(big.Int).SetInt64(hi)
+	b.Lsh(b, 64)
+	return b.Add(b, new(big.Int).SetUint64(lo)).String()
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
@@ -55,17 +56,28 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	for i, c := range s.top() {
 		cols[i] = f.fill(c)
 	}
+	if testHookFilled != nil {
+		testHookFilled(&f)
+	}
 	if f.bad {
 		// A value failed its check; the precise pass names the first one.
+		// Finding none means the two passes disagree: that is a bug, and
+		// the batch built is not trusted either.
+		for _, c := range cols {
+			c.Release()
+		}
 		if err := s.firstValueError(rows, len(rows)); err != nil {
-			for _, c := range cols {
-				c.Release()
-			}
 			return nil, err
 		}
+		return nil, fmt.Errorf("compactrow: %w: a value failed its check in the fill pass but the precise pass found none in %d rows",
+			rowbridge.ErrInternal, len(rows))
 	}
 	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
+
+// testHookFilled, when set (by tests only), sees the filler after the fill
+// pass, before Decode looks at its result.
+var testHookFilled func(*filler)
 
 // varWidth marks a column whose values have no fixed CompactRow width.
 const varWidth = -1
@@ -94,8 +106,10 @@ func fixedWidth(n *arrowvec.Node) int {
 	return varWidth
 }
 
-// nullBytes is the size of the null flags of n fields or elements.
-func nullBytes(n int) int { return (n + 7) >> 3 }
+// nullBytes is the size of the null flags of n >= 0 fields or elements.
+// It is computed unsigned, so a count up to math.MaxInt32 does not
+// overflow on 32-bit machines.
+func nullBytes(n int) int { return int((uint(n) + 7) >> 3) }
 
 // colMode says how the scan pass records where a column's values are.
 type colMode uint8
@@ -138,15 +152,26 @@ type column struct {
 
 	pos    []int32 // see colMode
 	rowEnd []int32 // per row: len(pos) once the row is scanned
-	n      int     // inArrays: elements so far
-	nulls  int
-	bytes  int // string/binary: total payload bytes
+	// n, nulls and bytes are int64 so that they cannot wrap on 32-bit
+	// machines within a row (a row of n bytes can hold 8n VOID elements)
+	// or a batch (rows may share memory) before the scan checks them
+	// against Arrow's limits.
+	n     int64 // inArrays: elements so far
+	nulls int64
+	bytes int64 // string/binary: total payload bytes
+	// outWidth: the most bytes per entry any one Arrow buffer of the
+	// column takes (its values, its offsets, or an inPrefix child's
+	// values), to check that the buffers fit a 32-bit address space.
+	outWidth int64
 	// aligned: no list or map above, so entry i belongs to row i and
 	// rowEnd is the shared identity rather than tracked per row.
 	aligned bool
 	// notNull: the field is declared NOT NULL (map keys always are), so a
 	// null flag for it is an error. UNKNOWN is exempt: it is always null.
 	notNull bool
+	// key: the keys of a map, which Arrow never lets be null (so keys of
+	// the null type cannot be held).
+	key bool
 	// check: strings and decimals, whose values are checked (UTF-8,
 	// precision) beyond their layout.
 	check     bool
@@ -162,7 +187,7 @@ func (c *column) length() int {
 	case inPrefix:
 		return len(c.parent.pos)
 	case inArrays:
-		return c.n
+		return int(c.n) // at most math.MaxInt32: the scan checks it
 	}
 	return len(c.pos)
 }
@@ -220,6 +245,9 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 			for _, ch := range n.Children {
 				c.children = append(c.children, build(ch, false, true))
 			}
+			if n.Kind == arrowvec.KindMap {
+				c.children[0].key = true
+			}
 			if n.Kind == arrowvec.KindList && c.children[0].width > 0 {
 				// Located through the list's own positions.
 				c.elems, c.children[0].parent = c.children[0], c
@@ -229,6 +257,14 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	}
 	for _, f := range plan.Fields {
 		s.row.children = append(s.row.children, build(f, true, false))
+	}
+	for _, c := range s.all {
+		c.outWidth = bufferWidth(c.node)
+		if c.node.Kind == arrowvec.KindStruct {
+			for _, ch := range c.children[:c.prefix] {
+				c.outWidth = max(c.outWidth, bufferWidth(ch.node))
+			}
+		}
 	}
 	s.row.aligned = true
 	s.row.setPrefix()
@@ -247,6 +283,18 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 		}
 	}
 	return s
+}
+
+// bufferWidth is the most bytes per value that one of the Arrow buffers
+// of a column of n takes (not counting its children's).
+func bufferWidth(n *arrowvec.Node) int64 {
+	switch n.Kind {
+	case arrowvec.KindString, arrowvec.KindBinary, arrowvec.KindList, arrowvec.KindMap:
+		return 4 // int32 offsets
+	case arrowvec.KindBool:
+		return 1 // a bit, counted as a byte
+	}
+	return int64(n.Kind.ValueWidth())
 }
 
 // setPrefix puts the leading fixed-width fields of a struct (or the row)

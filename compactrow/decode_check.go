@@ -3,7 +3,6 @@ package compactrow
 import (
 	"unicode/utf8"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
@@ -30,7 +29,7 @@ func (s *scanner) checkValue(c *column, p int) error {
 		lo, hi := le.Uint64(s.row[p:]), int64(le.Uint64(s.row[p+8:]))
 		if !c.decimal.longOK(hi, lo) {
 			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %s exceeds precision %d",
-				decimal128.New(hi, lo).BigInt(), c.decimal.precision)
+				int128String(hi, lo), c.decimal.precision)
 		}
 	}
 	return nil

@@ -73,7 +73,7 @@ func (f *filler) posValidity(c *column) (*memory.Buffer, int) {
 			bits[i>>3] |= 1 << (i & 7)
 		}
 	}
-	return buf, c.nulls
+	return buf, int(c.nulls)
 }
 
 // newValidity is a bitmap of n valid entries (padding bits clear), or nil
@@ -123,7 +123,7 @@ func (f *filler) countOffsets(c *column) *memory.Buffer {
 // starts inside a multi-byte character exactly when every value is valid.
 func (f *filler) fillBinary(c *column) (*memory.Buffer, *memory.Buffer) {
 	obuf, offs := arrowvec.NewOffsets(f.mem, len(c.pos))
-	dbuf := arrowvec.NewBuffer(f.mem, c.bytes)
+	dbuf := arrowvec.NewBuffer(f.mem, int(c.bytes)) // at most math.MaxInt32: the scan checks it
 	data := dbuf.Bytes()
 	total := 0
 	split := false // some value starts with a continuation byte
@@ -206,38 +206,38 @@ func view[T any](b []byte) []T {
 // fillFixed builds a boolean or fixed-width atPos or inPrefix column; null
 // slots are zero.
 func (f *filler) fillFixed(c *column) arrow.ArrayData {
-	n := c.length()
+	n, nulls := c.length(), int(c.nulls)
 	ix := c.index()
-	vbuf, valid := f.newValidity(n, c.nulls)
+	vbuf, valid := f.newValidity(n, nulls)
 	k := c.node.Kind
 	var buf *memory.Buffer
 	if k == arrowvec.KindBool {
 		buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
-		gatherBools(f.rows, &ix, buf.Bytes(), c.nulls, valid)
+		gatherBools(f.rows, &ix, buf.Bytes(), nulls, valid)
 	} else {
 		buf = arrowvec.NewBuffer(f.mem, n*k.ValueWidth())
 		b := buf.Bytes()
 		switch c.width {
 		case 1:
-			gather(f.rows, &ix, b[:n], c.nulls, valid)
+			gather(f.rows, &ix, b[:n], nulls, valid)
 		case 2:
-			gather(f.rows, &ix, view[uint16](b)[:n], c.nulls, valid)
+			gather(f.rows, &ix, view[uint16](b)[:n], nulls, valid)
 		case 4:
-			gather(f.rows, &ix, view[uint32](b)[:n], c.nulls, valid)
+			gather(f.rows, &ix, view[uint32](b)[:n], nulls, valid)
 		case 8:
 			out := view[uint64](b)
 			if k != arrowvec.KindDecimal {
-				gather(f.rows, &ix, out[:n], c.nulls, valid)
-			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], c.nulls, valid, &c.decimal) {
+				gather(f.rows, &ix, out[:n], nulls, valid)
+			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], nulls, valid, &c.decimal) {
 				f.bad = true
 			}
 		default:
-			if !gatherLongDecimals(f.rows, &ix, view[uint64](b)[:2*n], c.nulls, valid, &c.decimal) {
+			if !gatherLongDecimals(f.rows, &ix, view[uint64](b)[:2*n], nulls, valid, &c.decimal) {
 				f.bad = true
 			}
 		}
 	}
-	return arrowvec.NewFixedData(c.node.Type, n, vbuf, c.nulls, buf)
+	return arrowvec.NewFixedData(c.node.Type, n, vbuf, nulls, buf)
 }
 
 // The gather loops read one value per entry. Without nulls every entry is

@@ -41,13 +41,14 @@ func plainArray(out, row []byte, a, at, width int) int {
 func (f *filler) newElementFill(c *column) elementFill {
 	ef := elementFill{c: c, kind: c.node.Kind, width: c.width, aw: c.node.Kind.ValueWidth(), ok: true}
 	ef.plain = ef.kind != arrowvec.KindBool && ef.kind != arrowvec.KindDecimal && c.nulls == 0
+	n := c.length() // c.n*ef.aw fits an int: the scan checks it
 	if ef.kind == arrowvec.KindBool {
-		ef.buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(c.n))
+		ef.buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
 	} else {
-		ef.buf = arrowvec.NewBuffer(f.mem, c.n*ef.aw)
+		ef.buf = arrowvec.NewBuffer(f.mem, n*ef.aw)
 	}
 	ef.out = ef.buf.Bytes()
-	ef.vbuf, ef.valid = f.newValidity(c.n, c.nulls)
+	ef.vbuf, ef.valid = f.newValidity(n, int(c.nulls))
 	return ef
 }
 
@@ -56,7 +57,7 @@ func (ef *elementFill) finish(f *filler) arrow.ArrayData {
 	if !ef.ok {
 		f.bad = true
 	}
-	return arrowvec.NewFixedData(ef.c.node.Type, ef.c.n, ef.vbuf, ef.c.nulls, ef.buf)
+	return arrowvec.NewFixedData(ef.c.node.Type, ef.c.length(), ef.vbuf, int(ef.c.nulls), ef.buf)
 }
 
 // array writes the elements of the array at a in row as elements at, at+1,
@@ -66,7 +67,7 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 	nb := nullBytes(m)
 	src := row[a+4+nb : a+4+nb+m*ef.width]
 	out := ef.out
-	switch c := ef.c; {
+	switch {
 	case ef.kind == arrowvec.KindBool:
 		for j, b := range src {
 			if b != 0 {
@@ -78,24 +79,24 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 		dst := view[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
 			v := int64(load[uint64](src, 8*j))
-			if !c.decimal.shortOK(v) {
-				ef.ok = false
-			}
 			dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
 		}
 	default:
 		copy(out[ef.aw*at:], src)
-		if ef.kind == arrowvec.KindDecimal {
-			dst := view[uint64](out[16*at : 16*(at+m)])
-			for j := range m {
-				if !c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
-					ef.ok = false
-				}
-			}
-		}
 	}
 	if ef.valid != nil {
 		ef.nulls(row[a+4:a+4+nb], m, at)
+	}
+	if ef.kind == arrowvec.KindDecimal {
+		// After the null slots are zeroed: a null element's bytes are not
+		// a value, and must not fail the check (the precise pass skips
+		// them too).
+		dst := view[uint64](out[16*at : 16*(at+m)])
+		for j := range m {
+			if !ef.c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
+				ef.ok = false
+			}
+		}
 	}
 	return m
 }

@@ -2,6 +2,7 @@ package compactrow
 
 import (
 	"encoding/hex"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -22,6 +23,7 @@ func unhex(t testing.TB, s string) []byte {
 
 func fromJSON(t testing.TB, mem memory.Allocator, schema *arrow.Schema, js string) arrow.RecordBatch {
 	t.Helper()
+	skipBrokenDecimals(t, schema)
 	rec, _, err := array.RecordFromJSON(mem, schema, strings.NewReader(js))
 	require.NoError(t, err)
 	return rec
@@ -50,4 +52,50 @@ func fields(fs ...arrow.Field) *arrow.Schema { return arrow.NewSchema(fs, nil) }
 
 func nf(name string, dt arrow.DataType) arrow.Field {
 	return arrow.Field{Name: name, Type: dt, Nullable: true}
+}
+
+// arrowGoDecimals32 names an arrow-go bug, not ours: arrow-go v18.8.0's
+// decimal128.FromBigInt and Num.BigInt take big.Word to be 64 bits, so on
+// a 32-bit machine its JSON reader, and testgen (which builds decimal
+// values with FromBigInt), produce wrong decimals.
+const arrowGoDecimals32 = "arrow-go v18.8.0 decimal128.FromBigInt/BigInt assume 64-bit big.Word: decimals built through them are wrong on 32-bit machines"
+
+// decimalsBroken reports whether decimal values for schema built through
+// arrow-go's big.Int conversions would be wrong on this machine.
+func decimalsBroken(schema *arrow.Schema) bool {
+	if strconv.IntSize == 64 {
+		return false
+	}
+	for _, f := range schema.Fields() {
+		if hasDecimal(f.Type) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasDecimal(dt arrow.DataType) bool {
+	switch t := dt.(type) {
+	case *arrow.Decimal128Type:
+		return true
+	case *arrow.MapType:
+		return hasDecimal(t.KeyType()) || hasDecimal(t.ItemType())
+	case arrow.ListLikeType:
+		return hasDecimal(t.Elem())
+	case *arrow.StructType:
+		for _, f := range t.Fields() {
+			if hasDecimal(f.Type) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// skipBrokenDecimals skips t where decimalsBroken(schema).
+func skipBrokenDecimals(t testing.TB, schema *arrow.Schema) {
+	t.Helper()
+	if decimalsBroken(schema) {
+		t.Skip(arrowGoDecimals32)
+	}
 }

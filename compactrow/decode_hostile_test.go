@@ -22,6 +22,9 @@ var (
 	schemaStruct  = fields(nf("s", arrow.StructOf(nf("a", arrow.PrimitiveTypes.Int32), nf("b", arrow.BinaryTypes.String))))
 	schemaStructs = fields(nf("a", arrow.ListOf(arrow.StructOf(nf("x", arrow.BinaryTypes.String)))))
 	schemaBools   = fields(nf("a", arrow.ListOf(arrow.FixedWidthTypes.Boolean)), nf("b", arrow.FixedWidthTypes.Boolean))
+	schemaBigints = fields(nf("a", arrow.ListOf(arrow.PrimitiveTypes.Int64)))
+	schemaLongs   = fields(nf("a", arrow.ListOf(&arrow.Decimal128Type{Precision: 38})))
+	schemaTexts   = fields(nf("a", arrow.ListOf(arrow.BinaryTypes.String)))
 )
 
 const (
@@ -75,6 +78,15 @@ var hostileCases = []struct {
 	{"long decimal truncated", schemaE4, "01 00000000000000000000000000000000", "00 0102", rowbridge.ErrTruncated, "d", 1},
 	{"map with null-type keys", fields(nf("m", arrow.MapOf(arrow.Null, arrow.PrimitiveTypes.Int32))), "00 00000000 00000000", "00 01000000 01 01000000 00 07000000", rowbridge.ErrLayout, "m.key", 1},
 	{"bool array short", schemaBools, "00 02000000 00 0100 01", "00 02000000 00 01", rowbridge.ErrCount, "a", 1},
+	// Counts whose sizes overflow a 32-bit int: (n+7)/8 for 2^31-1, n*8 =
+	// 2^31, and sizes that wrap to the few bytes left.
+	{"string array count huge", schemaTexts, "00 00000000", "00 ffffff7f 00", rowbridge.ErrCount, "a", 1},
+	{"nested array count huge", schemaE8, rowE8, "00 ffffff7f 00", rowbridge.ErrCount, "a", 1},
+	{"map key count huge", schemaE3, rowE3, "00 ffffff7f 00", rowbridge.ErrCount, "m.key", 1},
+	{"bigint array 2^31 bytes", schemaBigints, "00 00000000", "00 00000010 00000000 00000000", rowbridge.ErrCount, "a", 1},
+	{"bigint array size wraps", schemaBigints, "00 00000000", "00 20f8811f 00000000", rowbridge.ErrCount, "a", 1},
+	{"decimal array size wraps", schemaLongs, "00 00000000", "00 813fe00f 00", rowbridge.ErrCount, "a", 1},
+	{"nested array table wraps", schemaE8, rowE8, "00 e0830f3e", rowbridge.ErrCount, "a", 1},
 }
 
 func TestDecodeHostile(t *testing.T) {

@@ -15,13 +15,14 @@ import (
 // the fill pass checks the values. When a row's layout is bad, the values
 // before it are checked here, so the error is still the first fault.
 func (s *decodeScratch) scanRows(rows [][]byte) error {
-	total := 0
+	total := int64(0) // rows may share memory: their total may exceed an int
 	for _, row := range rows {
-		total += len(row)
+		total += int64(len(row))
 	}
 	// No column can reach Arrow's limits unless the input is large: a value
-	// takes at least one null bit, a string's bytes are input bytes.
-	limits := total > (math.MaxInt32-len(rows))/8
+	// takes at least one null bit, a string's bytes are input bytes, and
+	// no Arrow buffer takes more than twice the bytes of its values' rows.
+	limits := total > int64(math.MaxInt32-len(rows))/8
 	if s.row.prefix == len(s.row.children) {
 		return s.scanFixedRows(rows)
 	}
@@ -47,12 +48,8 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 			return s.firstError(rows, r, err)
 		}
 		if limits {
-			for _, c := range s.tracked {
-				if len(c.pos) > math.MaxInt32 || c.bytes > math.MaxInt32 || c.n > math.MaxInt32 {
-					err := &rowbridge.DecodeError{Row: r, Field: c.path, Offset: -1,
-						Err: fmt.Errorf("%w: column exceeds Arrow's 2 GiB / 2^31 value limit", rowbridge.ErrValue)}
-					return s.firstError(rows, r, err)
-				}
+			if err := s.checkLimits(r); err != nil {
+				return s.firstError(rows, r, err)
 			}
 		}
 		for _, c := range s.unaligned {
@@ -61,6 +58,27 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 	}
 	return nil
 }
+
+// checkLimits fails when, after row r, a column holds more than Arrow's
+// 2^31-1 values or 2 GiB of string bytes, or when one of its buffers
+// would not fit in an int (a 32-bit machine's address space).
+func (s *decodeScratch) checkLimits(r int) error {
+	for _, c := range s.tracked {
+		n := max(int64(len(c.pos)), c.n)
+		if n > math.MaxInt32 || c.bytes > math.MaxInt32 {
+			return &rowbridge.DecodeError{Row: r, Field: c.path, Offset: -1,
+				Err: fmt.Errorf("%w: column exceeds Arrow's 2 GiB / 2^31 value limit", rowbridge.ErrValue)}
+		}
+		if need := max(n*c.outWidth, c.bytes); need > math.MaxInt-alignPad {
+			return &rowbridge.DecodeError{Row: r, Field: c.path, Offset: -1,
+				Err: fmt.Errorf("%w: column of %d values needs a %d-byte buffer, more than this machine can address", rowbridge.ErrValue, n, need)}
+		}
+	}
+	return nil
+}
+
+// alignPad is room an allocator may add to a buffer's size to align it.
+const alignPad = 1 << 10
 
 // scanFixedRows scans rows whose fields are all fixed-width: each row has
 // the same size, and only the null flags need a look.
@@ -283,7 +301,7 @@ func (s *scanner) bytesValue(c *column, p, end int) (int, bool) {
 		return 0, false
 	}
 	c.pos = append(c.pos, int32(p))
-	c.bytes += n
+	c.bytes += int64(n)
 	return p + 4 + n, true
 }
 
@@ -307,7 +325,7 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 			}
 		}
 		c.pos = append(c.pos, int32(p))
-		c.bytes += n
+		c.bytes += int64(n)
 		return p + 4 + n, nil
 	case arrowvec.KindList:
 		c.pos = append(c.pos, int32(p))
@@ -392,12 +410,13 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	}
 	nb := nullBytes(n)
 	q := p + 4
-	// The least each element takes, checked before anything is sized by n.
-	need := nb
+	// The least each element takes, checked before anything is sized by n
+	// (in 64 bits: 4*n overflows an int on 32-bit machines).
+	need := int64(nb)
 	if e.width == varWidth && e.node.Kind != arrowvec.KindString && e.node.Kind != arrowvec.KindBinary && n > 0 {
-		need += 4 + 4*n // serializedSize + offset table
+		need += 4 + 4*int64(n) // serializedSize + offset table
 	}
-	if need > end-q {
+	if need > int64(end-q) {
 		return 0, s.fail(path, p, rowbridge.ErrCount, "%d elements need at least %d bytes, %d left", n, need, end-q)
 	}
 	flags := s.row[q : q+nb]
@@ -409,15 +428,21 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	}
 
 	if e.node.Kind == arrowvec.KindNull {
-		if !e.node.Nullable && n > 0 { // e.g. MAP<VOID, ...>: Arrow cannot hold null keys
-			return 0, s.fail(e.path, p, rowbridge.ErrLayout, "%d elements of type null declared NOT NULL", n)
+		// VOID is exempt from NOT NULL (its values are null whatever the
+		// declaration says), except as map keys: Arrow cannot hold null keys.
+		if e.key && n > 0 {
+			return 0, s.fail(e.path, p, rowbridge.ErrLayout, "%d map keys of the null type (Arrow map keys are never null)", n)
 		}
-		e.n += n
-		e.nulls += n
+		e.n += int64(n)
+		e.nulls += int64(n)
 		return q, nil
 	}
 
-	e.pos = slices.Grow(e.pos, n)
+	if n <= end-q {
+		// Room for every element at once, unless null elements (one bit
+		// each) could make it many times the bytes that remain.
+		e.pos = slices.Grow(e.pos, n)
+	}
 	isNull := func(j int) bool { return flags[j>>3]&(1<<(j&7)) != 0 }
 	if e.bytesKind {
 		for j := range n {
@@ -483,14 +508,15 @@ func (s *scanner) fixedElements(e *column, p, end int, path string) (int, error)
 		n := int(int32(le.Uint32(s.row[p:])))
 		nb := nullBytes(n)
 		q := p + 4
-		if n >= 0 && nb+n*e.width <= end-q {
+		// In 64 bits: n*e.width overflows an int on 32-bit machines.
+		if n >= 0 && uint64(nb)+uint64(n)*uint64(e.width) <= uint64(end-q) {
 			// No branch on n, which is random in short arrays: up to 63
 			// flags are read as one word and masked (an empty array reads
 			// any word of the row and masks it all away), and an empty
 			// array's position is dropped again.
 			var nulls int
 			avail := nb + n*e.width
-			if avail|((n-1)>>63&8) >= 8 && n < 64 && len(s.row) >= 8 {
+			if avail|(int(int64(n-1)>>63)&8) >= 8 && n < 64 && len(s.row) >= 8 {
 				nulls = bits.OnesCount64(le.Uint64(s.row[min(q, len(s.row)-8):]) & (1<<n - 1))
 			} else {
 				nulls = countSet(s.row[q:q+nb], n)
@@ -502,8 +528,8 @@ func (s *scanner) fixedElements(e *column, p, end int, path string) (int, error)
 				pos := append(e.pos, int32(p))
 				e.pos = pos[:len(pos)-1+min(n, 1)]
 			}
-			e.n += n
-			e.nulls += nulls
+			e.n += int64(n)
+			e.nulls += int64(nulls)
 			return q + nb + n*e.width, nil
 		}
 	}
@@ -520,7 +546,7 @@ func (s *scanner) fixedElementsAll(e *column, p, end int, path string) (int, err
 	}
 	nb := nullBytes(n)
 	q := p + 4
-	if need := nb + n*e.width; need > end-q {
+	if need := int64(nb) + int64(n)*int64(e.width); need > int64(end-q) {
 		return 0, s.fail(path, p, rowbridge.ErrCount, "%d elements need at least %d bytes, %d left", n, need, end-q)
 	}
 	flags := s.row[q : q+nb]
@@ -541,7 +567,7 @@ func (s *scanner) fixedElementsAll(e *column, p, end int, path string) (int, err
 	if n > 0 && e.parent == nil {
 		e.pos = append(e.pos, int32(p))
 	}
-	e.n += n
-	e.nulls += countSet(flags, n)
+	e.n += int64(n)
+	e.nulls += int64(countSet(flags, n))
 	return q + nb + n*e.width, nil
 }

@@ -3,7 +3,6 @@ package compactrow
 import (
 	"fmt"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
@@ -230,9 +229,9 @@ func (s *source) putFixed(i int, dst []byte) error {
 // precisionError reports a decimal at buffer index j with more digits
 // than its precision allows.
 func (s *source) precisionError(j int) error {
-	v := decimal128.New(int64(le.Uint64(s.values[16*j+8:])), le.Uint64(s.values[16*j:]))
+	v := int128String(int64(le.Uint64(s.values[16*j+8:])), le.Uint64(s.values[16*j:]))
 	return &rowbridge.EncodeError{Field: s.node.Path,
-		Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value %s exceeds the precision", rowbridge.ErrValue, s.node.Precision, s.node.Scale, v.BigInt())}
+		Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value %s exceeds the precision", rowbridge.ErrValue, s.node.Precision, s.node.Scale, v)}
 }
 
 // sameBytes reports whether the Arrow value buffer holds exactly the
