@@ -10,7 +10,10 @@ import (
 )
 
 // ReaderIdleBytes is the most released buffer memory the recycling
-// allocator of a Reader without WithAllocator keeps for reuse.
+// allocator of a Reader without WithAllocator keeps for reuse. All
+// recycling allocators of the process together keep at most
+// arrowvec.SetProcessIdleLimit's bound (256 MiB unless changed), however
+// many Readers there are.
 const ReaderIdleBytes = 256 << 20
 
 // Reader reads a framed UnsafeRow stream as record batches of at most
