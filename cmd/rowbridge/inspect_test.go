@@ -127,7 +127,7 @@ func testArrowBatches(t *testing.T, mem memory.Allocator) (*arrow.Schema, arrow.
 		if i > 0 {
 			js.WriteString(",")
 		}
-		u := itoa(int64(4000000000 + i))
+		u := itoa(4000000000 + int64(i))
 		if i%5 == 1 {
 			u = "null"
 		}
