@@ -123,6 +123,30 @@ func diffValue(path string, a, b arrow.Array, i, j int) string {
 	return ""
 }
 
+// NullSlotDiffs lists up to limit null slots of rec, at any depth, that do
+// not hold what arrow-go's builders leave under a null (see
+// NullSlotProblem), in the words of EqualBatches; an empty result means
+// none. It checks a batch that has nothing to compare with, such as one
+// decoded from hostile bytes.
+func NullSlotDiffs(rec arrow.RecordBatch, limit int) []string {
+	var diffs []string
+	for c := 0; c < int(rec.NumCols()) && len(diffs) < limit; c++ {
+		name, col := rec.ColumnName(c), rec.Column(c)
+		for i := 0; i < col.Len() && len(diffs) < limit; i++ {
+			if d := nullSlotDiff(name, col, i); d != "" {
+				diffs = append(diffs, fmt.Sprintf("row %d, column %d %q: %s", i, c, name, d))
+			}
+		}
+	}
+	return diffs
+}
+
+// nullSlotDiff is diffValue of a[i] with itself: it finds the first null
+// slot below path whose bytes are not a builder's.
+func nullSlotDiff(path string, a arrow.Array, i int) string {
+	return diffValue(path, a, a, i, i)
+}
+
 // NullSlotProblem describes how slot i of a, which must be null, differs
 // from what arrow-go's builders leave under a null on zeroed memory, or
 // returns "". AppendNull leaves zero bytes under a fixed-width value (a

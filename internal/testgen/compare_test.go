@@ -166,6 +166,9 @@ func TestDiffBatchesSeesGarbageUnderNulls(t *testing.T) {
 	}, DiffBatches(clean, dirty, 10))
 	rec := &recorder{TB: t}
 	assert.False(t, EqualBatches(rec, clean, dirty))
+	assert.Equal(t, DiffBatches(clean, dirty, 10), NullSlotDiffs(dirty, 10), "NullSlotDiffs alone finds the same slots")
+	assert.Empty(t, NullSlotDiffs(clean, 10))
+	assert.Len(t, NullSlotDiffs(dirty, 2), 2)
 
 	// Hand-made slots: a null string of 3 bytes, a null list of 2 elements,
 	// a null struct whose field is valid, a null BOOLEAN whose bit is set.
