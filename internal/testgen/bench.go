@@ -182,7 +182,7 @@ func (g *benchGen) scalar(t arrow.DataType) any {
 		if v.Bit(127) == 1 {
 			v.Sub(v, new(big.Int).Lsh(big.NewInt(1), 128))
 		}
-		return decimal128.FromBigInt(v.Rem(v, limit))
+		return Decimal128(v.Rem(v, limit))
 	}
 	panic("testgen: no bench generator for " + t.String())
 }

@@ -17,9 +17,12 @@ const maxDiffs = 10
 
 // EqualBatches fails t unless got has want's schema, row count and values.
 // Values compare exactly: floats by bit pattern (so -0 differs from +0)
-// except that every NaN equals every NaN; nothing under a null compares.
-// The message names the row, column and path (like `m{2}.value.a[0]`) of
-// up to 10 differences. It reports whether the batches were equal.
+// except that every NaN equals every NaN. Where both hold a null, got must
+// hold under it what arrow-go's builders leave on zeroed memory (see
+// NullSlotProblem), so a decoder cannot leave recycled garbage there; want
+// is not checked, so it may come from builders on dirty memory. The message
+// names the row, column and path (like `m{2}.value.a[0]`) of up to 10
+// differences. It reports whether the batches were equal.
 func EqualBatches(t testing.TB, want, got arrow.RecordBatch) bool {
 	t.Helper()
 	diffs := DiffBatches(want, got, maxDiffs)
@@ -66,6 +69,9 @@ func diffValue(path string, a, b arrow.Array, i, j int) string {
 	an, bn := a.IsNull(i), b.IsNull(j)
 	if an || bn {
 		if an && bn {
+			if p := NullSlotProblem(b, j); p != "" {
+				return path + ": under a null, " + p
+			}
 			return ""
 		}
 		return fmt.Sprintf("%s: want %s, got %s", path, show(a, i), show(b, j))
@@ -113,6 +119,96 @@ func diffValue(path string, a, b arrow.Array, i, j int) string {
 	}
 	if !sameScalar(a, b, i, j) {
 		return fmt.Sprintf("%s: want %s, got %s", path, show(a, i), show(b, j))
+	}
+	return ""
+}
+
+// NullSlotDiffs lists up to limit null slots of rec, at any depth, that do
+// not hold what arrow-go's builders leave under a null (see
+// NullSlotProblem), in the words of EqualBatches; an empty result means
+// none. It checks a batch that has nothing to compare with, such as one
+// decoded from hostile bytes.
+func NullSlotDiffs(rec arrow.RecordBatch, limit int) []string {
+	var diffs []string
+	for c := 0; c < int(rec.NumCols()) && len(diffs) < limit; c++ {
+		name, col := rec.ColumnName(c), rec.Column(c)
+		for i := 0; i < col.Len() && len(diffs) < limit; i++ {
+			if d := nullSlotDiff(name, col, i); d != "" {
+				diffs = append(diffs, fmt.Sprintf("row %d, column %d %q: %s", i, c, name, d))
+			}
+		}
+	}
+	return diffs
+}
+
+// nullSlotDiff is diffValue of a[i] with itself: it finds the first null
+// slot below path whose bytes are not a builder's.
+func nullSlotDiff(path string, a arrow.Array, i int) string {
+	return diffValue(path, a, a, i, i)
+}
+
+// NullSlotProblem describes how slot i of a, which must be null, differs
+// from what arrow-go's builders leave under a null on zeroed memory, or
+// returns "". AppendNull leaves zero bytes under a fixed-width value (a
+// zero bit for BOOLEAN), an empty value for STRING and BINARY, an empty
+// list or map, and appends a null to every field of a struct (NOT NULL
+// ones too), so the fields of a null struct must be null slots in turn.
+// Readers may not look under a null, but a decoder that leaves recycled
+// garbage there hands it to anyone who does (a raw buffer copy, a hash of
+// the values buffer, IPC output).
+func NullSlotProblem(a arrow.Array, i int) string {
+	switch a := a.(type) {
+	case *array.Null:
+		return ""
+	case *array.Boolean:
+		if a.Value(i) {
+			return "the value bit is set"
+		}
+		return ""
+	case *array.String:
+		if n := a.ValueLen(i); n != 0 {
+			return fmt.Sprintf("a value of %d bytes %q", n, a.Value(i))
+		}
+		return ""
+	case *array.Binary:
+		if n := a.ValueLen(i); n != 0 {
+			return fmt.Sprintf("a value of %d bytes %x", n, a.Value(i))
+		}
+		return ""
+	case *array.Map, *array.List:
+		s, e := a.(array.ListLike).ValueOffsets(i)
+		if e != s {
+			return fmt.Sprintf("%d entries", e-s)
+		}
+		return ""
+	case *array.Struct:
+		st := a.DataType().(*arrow.StructType)
+		for f := 0; f < a.NumField(); f++ {
+			child := a.Field(f)
+			if child.DataType().ID() != arrow.NULL && !child.IsNull(i) {
+				return fmt.Sprintf("field %s holds %s, not null", st.Field(f).Name, show(child, i))
+			}
+			if p := NullSlotProblem(child, i); p != "" {
+				return "field " + st.Field(f).Name + ": " + p
+			}
+		}
+		return ""
+	}
+	fw, ok := a.DataType().(arrow.FixedWidthDataType)
+	if !ok || fw.BitWidth()%8 != 0 {
+		return "no rule for type " + a.DataType().String()
+	}
+	w := fw.BitWidth() / 8
+	bufs := a.Data().Buffers()
+	if len(bufs) < 2 || bufs[1] == nil {
+		return "no values buffer"
+	}
+	start := (a.Data().Offset() + i) * w
+	slot := bufs[1].Bytes()[start : start+w]
+	for _, c := range slot {
+		if c != 0 {
+			return fmt.Sprintf("bytes %x, not zero", slot)
+		}
 	}
 	return ""
 }

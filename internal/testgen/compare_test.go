@@ -2,6 +2,7 @@ package testgen
 
 import (
 	"math"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -114,4 +115,92 @@ func TestValidateBatchCatchesNullsInNotNullColumn(t *testing.T) {
 	r := &recorder{TB: t}
 	assert.False(t, ValidateBatch(r, bad))
 	assert.Len(t, r.errs, 1)
+}
+
+// What arrow-go's builders leave under nulls on zeroed memory is exactly
+// what NullSlotProblem accepts: batches built by RecordFromJSON and by
+// RandomBatch with nulls at every level compare equal to themselves.
+func TestBuilderNullSlotsPass(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema, err := ddl.Parse("i INT, b BOOLEAN, d DECIMAL(30,2), s STRING, l ARRAY<BIGINT>, " +
+		"m MAP<INT, STRING>, st STRUCT<x: INT NOT NULL, y: STRING, z: STRUCT<q: DOUBLE, n: VOID>, w: ARRAY<INT>>")
+	require.NoError(t, err)
+	rec := batchFromJSON(t, mem, schema, `[
+		{"i": null, "b": null, "d": null, "s": null, "l": null, "m": null, "st": null},
+		{"i": 1, "b": true, "d": "1.50", "s": "x", "l": [1, null], "m": [{"key": 1, "value": null}],
+		 "st": {"x": 1, "y": null, "z": null, "w": [null]}}]`)
+	defer rec.Release()
+	assert.Empty(t, DiffBatches(rec, rec, 10))
+	for _, p := range []float64{0.5, 1} {
+		for seed := range int64(50) {
+			r := rand.New(rand.NewSource(seed))
+			s := RandomSchema(r)
+			rb := RandomBatch(mem, r, s, 10, WithNullProbability(p))
+			assert.Empty(t, DiffBatches(rb, rb, 10), "seed %d, schema %s", seed, s)
+			rb.Release()
+		}
+	}
+}
+
+// Garbage under a null slot is a difference in got (and only in got): the
+// same values built by builders on dirty memory, or a null string, list or
+// struct slot that still holds a value.
+func TestDiffBatchesSeesGarbageUnderNulls(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer checked.AssertSize(t, 0)
+	schema, err := ddl.Parse("i INT, d DECIMAL(30,2), ts TIMESTAMP, st STRUCT<x: BIGINT>")
+	require.NoError(t, err)
+	js := `[{"i": null, "d": "1.00", "ts": null, "st": null}, {"i": 7, "d": null, "ts": 1, "st": {"x": null}}]`
+	clean := batchFromJSON(t, checked, schema, js)
+	defer clean.Release()
+	dirty := batchFromJSON(t, DirtyAllocator(checked), schema, js)
+	defer dirty.Release()
+	assert.Empty(t, DiffBatches(dirty, clean, 10), "want is not checked under nulls")
+	assert.Equal(t, []string{
+		`row 0, column 0 "i": i: under a null, bytes a5a5a5a5, not zero`,
+		`row 1, column 1 "d": d: under a null, bytes a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5a5, not zero`,
+		`row 0, column 2 "ts": ts: under a null, bytes a5a5a5a5a5a5a5a5, not zero`,
+		`row 0, column 3 "st": st: under a null, field x: bytes a5a5a5a5a5a5a5a5, not zero`,
+		`row 1, column 3 "st": st.x: under a null, bytes a5a5a5a5a5a5a5a5, not zero`,
+	}, DiffBatches(clean, dirty, 10))
+	rec := &recorder{TB: t}
+	assert.False(t, EqualBatches(rec, clean, dirty))
+	assert.Equal(t, DiffBatches(clean, dirty, 10), NullSlotDiffs(dirty, 10), "NullSlotDiffs alone finds the same slots")
+	assert.Empty(t, NullSlotDiffs(clean, 10))
+	assert.Len(t, NullSlotDiffs(dirty, 2), 2)
+
+	// Hand-made slots: a null string of 3 bytes, a null list of 2 elements,
+	// a null struct whose field is valid, a null BOOLEAN whose bit is set.
+	valid := memory.NewBufferBytes([]byte{0b10})
+	str := array.NewData(arrow.BinaryTypes.String, 2, []*memory.Buffer{valid,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 3, 4})), memory.NewBufferBytes([]byte("abcd"))}, nil, 1, 0)
+	defer str.Release()
+	elems := array.NewData(arrow.PrimitiveTypes.Int32, 3, []*memory.Buffer{nil,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{1, 2, 3}))}, nil, 0, 0)
+	defer elems.Release()
+	list := array.NewData(arrow.ListOf(arrow.PrimitiveTypes.Int32), 2, []*memory.Buffer{valid,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{0, 2, 3}))}, []arrow.ArrayData{elems}, 1, 0)
+	defer list.Release()
+	field := array.NewData(arrow.PrimitiveTypes.Int32, 2, []*memory.Buffer{nil,
+		memory.NewBufferBytes(arrow.Int32Traits.CastToBytes([]int32{5, 6}))}, nil, 0, 0)
+	defer field.Release()
+	st := array.NewData(arrow.StructOf(arrow.Field{Name: "x", Type: arrow.PrimitiveTypes.Int32}), 2,
+		[]*memory.Buffer{valid}, []arrow.ArrayData{field}, 1, 0)
+	defer st.Release()
+	boolean := array.NewData(arrow.FixedWidthTypes.Boolean, 2, []*memory.Buffer{valid, memory.NewBufferBytes([]byte{0b11})}, nil, 1, 0)
+	defer boolean.Release()
+	for _, c := range []struct {
+		data *array.Data
+		want string
+	}{
+		{str, `a value of 3 bytes "abc"`},
+		{list, `2 entries`},
+		{st, `field x holds 5, not null`},
+		{boolean, `the value bit is set`},
+	} {
+		a := array.MakeFromData(c.data)
+		assert.Equal(t, c.want, NullSlotProblem(a, 0), "%s", a.DataType())
+		a.Release()
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
 	"github.com/stretchr/testify/assert"
@@ -132,7 +133,7 @@ func TestDecimalsFitAndReachTheirLimits(t *testing.T) {
 				return
 			}
 			p := d.DataType().(*arrow.Decimal128Type).Precision
-			v := d.Value(i).BigInt()
+			v := bigOf(d.Value(i))
 			limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(p)), nil)
 			abs := new(big.Int).Abs(v)
 			require.Equal(t, -1, abs.Cmp(limit), "seed %d: %s does not fit precision %d", seed, v, p)
@@ -142,6 +143,40 @@ func TestDecimalsFitAndReachTheirLimits(t *testing.T) {
 		})
 	})
 	assert.Greater(t, atLimit, 0, "no decimal reached ±(10^p-1)")
+}
+
+// bigOf is decimal128.Num.BigInt on every GOARCH (arrow-go's is wrong on
+// 386): hi*2^64 + lo with hi signed.
+func bigOf(n decimal128.Num) *big.Int {
+	v := new(big.Int).Lsh(big.NewInt(n.HighBits()), 64)
+	return v.Add(v, new(big.Int).SetUint64(n.LowBits()))
+}
+
+// Decimal128 gives the same 128 bits on 386 as on amd64, where arrow-go's
+// FromBigInt does not.
+func TestDecimal128Portable(t *testing.T) {
+	big10 := func(exp int64, mul int64) *big.Int {
+		v := new(big.Int).Exp(big.NewInt(10), big.NewInt(exp), nil)
+		return v.Mul(v, big.NewInt(mul))
+	}
+	for _, c := range []struct {
+		v      *big.Int
+		hi     int64
+		lo     uint64
+		digits string
+	}{
+		{big.NewInt(0), 0, 0, "0"},
+		{big.NewInt(-1), -1, math.MaxUint64, "-1"},
+		{new(big.Int).Lsh(big.NewInt(1), 64), 1, 0, "18446744073709551616"},
+		{big10(37, 6), 0x2d239465031da916, 0x05b947c000000000, "60000000000000000000000000000000000000"},
+		{new(big.Int).Sub(big10(38, 1), big.NewInt(1)), 0x4b3b4ca85a86c47a, 0x098a223fffffffff, "99999999999999999999999999999999999999"},
+		{new(big.Int).Sub(big.NewInt(1), big10(38, 1)), ^0x4b3b4ca85a86c47a, ^uint64(0x098a223fffffffff) + 1, "-99999999999999999999999999999999999999"},
+	} {
+		n := Decimal128(c.v)
+		assert.Equal(t, c.hi, n.HighBits(), c.digits)
+		assert.Equal(t, c.lo, n.LowBits(), c.digits)
+		assert.Equal(t, c.digits, bigOf(n).String())
+	}
 }
 
 func TestMapKeysUnique(t *testing.T) {

@@ -122,7 +122,21 @@ func (g *gen) decimal(p int32, extreme bool) decimal128.Num {
 	if g.r.Intn(2) == 0 {
 		v.Neg(v)
 	}
-	return decimal128.FromBigInt(v)
+	return Decimal128(v)
+}
+
+// Decimal128 converts v, |v| < 2^127, to a decimal128.Num on every GOARCH.
+// arrow-go's decimal128.FromBigInt (and Num.BigInt) take a big.Word to be 64
+// bits, so on 386 they drop or mix up the high words.
+func Decimal128(v *big.Int) decimal128.Num {
+	abs := new(big.Int).Abs(v)
+	lo := new(big.Int).And(abs, new(big.Int).SetUint64(math.MaxUint64)).Uint64()
+	hi := new(big.Int).Rsh(abs, 64).Uint64()
+	n := decimal128.New(int64(hi), lo)
+	if v.Sign() < 0 {
+		n = n.Negate()
+	}
+	return n
 }
 
 func (g *gen) text() string {
