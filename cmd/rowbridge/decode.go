@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
@@ -115,7 +116,14 @@ func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, s
 		return err
 	}
 	defer rr.Release()
-	w, err := sink(out, schema, mem)
+	return writeBatches(rr, sink, out, mem, prog, nil)
+}
+
+// writeBatches writes the batches of rr to out as sink writes them (what
+// decode and shuffle decode output), counting the rows on prog and
+// calling afterBatch, if not nil, after each batch.
+func writeBatches(rr array.RecordReader, sink sink, out io.Writer, mem memory.Allocator, prog *progress, afterBatch func()) error {
+	w, err := sink(out, rr.Schema(), mem)
 	if err != nil {
 		return err
 	}
@@ -124,6 +132,9 @@ func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, s
 			return err
 		}
 		prog.addRows(rr.RecordBatch().NumRows())
+		if afterBatch != nil {
+			afterBatch()
+		}
 	}
 	if err := rr.Err(); err != nil {
 		return err
