@@ -514,3 +514,27 @@ func TestShuffleLsReportsMismatches(t *testing.T) {
 	require.Equal(t, 1, code)
 	requireStderrLine(t, stderr, "rowbridge shuffle ls: "+fx.paths[[2]int64{3, 5}].Index+": invalid index file: 3 bytes is not (partitions+1) x 8")
 }
+
+// The progress bar counts the on-disk bytes of the selected segments.
+func TestShuffleDecodeProgressCountsSegmentBytes(t *testing.T) {
+	fx := newShuffleFixture(t)
+	set, err := sparkshuffle.Open(fx.dirs...)
+	require.NoError(t, err)
+	sh, err := set.Shuffle(0)
+	require.NoError(t, err)
+	schema := shuffletest.Schema
+	sink, err := newSink(toJSONL)
+	require.NoError(t, err)
+	sizes := sh.PartitionSizes()
+	for _, workers := range []int{1, 2} {
+		var bar bytes.Buffer
+		prog := newProgress(&bar, "shuffle decode", sizes[1]+sizes[2], 0, 0)
+		opts := []sparkshuffle.Option{sparkshuffle.WithPartitions(1, 2), sparkshuffle.WithWorkers(workers), sparkshuffle.WithBatchRows(3)}
+		var out bytes.Buffer
+		require.NoError(t, decodeShuffle(sh, schema, opts, sink, &out, prog))
+		require.Equal(t, sizes[1]+sizes[2], prog.bytes, "workers %d", workers)
+		require.Equal(t, int64(len(fx.want(0, 1, 2))), prog.rows)
+		require.Contains(t, bar.String(), "shuffle decode: ")
+		prog.done()
+	}
+}

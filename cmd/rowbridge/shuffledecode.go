@@ -208,6 +208,7 @@ func decodeShuffle(sh *sparkshuffle.Shuffle, schema *arrow.Schema, opts []sparks
 	}
 	defer r.Release()
 	err = writeBatches(r, sink, out, memory.DefaultAllocator, prog, func() { prog.setBytes(read.Load()) })
+	prog.setBytes(read.Load()) // the reads that found the end of the last segment
 	return err
 }
 
