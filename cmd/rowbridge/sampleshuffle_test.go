@@ -222,4 +222,14 @@ func TestSampleShuffleDecodes(t *testing.T) {
 	}
 	require.NoError(t, r.Err())
 	require.Equal(t, []int64{3, 6, 7, 8, 12}, ids)
+
+	// The README shows the start of shuffle ls on the sample.
+	out, stderr, code = cli(t, nil, "shuffle", "ls", "testdata/sample/shuffle")
+	require.Equal(t, 0, code, stderr)
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	_, shown, ok := strings.Cut(string(readme), "its output for the sample\nstarts:\n\n```\n")
+	require.True(t, ok, "the README shows shuffle ls")
+	shown, _, _ = strings.Cut(shown, "```")
+	require.True(t, strings.HasPrefix(string(out), shown), "README:\n%s\nshuffle ls:\n%s", shown, out)
 }

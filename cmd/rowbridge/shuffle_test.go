@@ -538,3 +538,27 @@ func TestShuffleDecodeProgressCountsSegmentBytes(t *testing.T) {
 		prog.done()
 	}
 }
+
+func TestShuffleLsReportsUnknownCodec(t *testing.T) {
+	fx := newShuffleFixture(t)
+	paths := fx.paths[[2]int64{3, 9}] // no checksum file
+	f, err := os.OpenFile(paths.Data, os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteAt([]byte{0xff, 0xff, 0xff, 0x10, 'x'}, 0)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	out, stderr, code := cli(t, nil, append([]string{"shuffle", "ls", "--json"}, fx.dirs...)...)
+	require.Equal(t, 1, code)
+	requireStderrLine(t, stderr, "rowbridge shuffle ls: 1 problem found (listed above); the first: "+paths.Data+": shuffle 3, map 9, partition 0 (bytes 0-…")
+	var l shuffleListing
+	require.NoError(t, json.Unmarshal(out, &l))
+	require.Equal(t, 3, l.Shuffles[1].ID)
+	require.Nil(t, l.Shuffles[1].Codec)
+	require.Contains(t, l.Shuffles[1].CodecError, paths.Data)
+	require.Equal(t, "verified", l.Shuffles[1].Checksums.Status, "map 5's checksums still verify")
+	require.Equal(t, "lz4", *l.Shuffles[0].Codec, "the other shuffles are listed")
+
+	out, _, code = cli(t, nil, append([]string{"shuffle", "ls"}, fx.dirs...)...)
+	require.Equal(t, 1, code)
+	require.Contains(t, string(out), "\n  codec:       UNKNOWN: "+paths.Data+": shuffle 3, map 9, partition 0 ")
+}
