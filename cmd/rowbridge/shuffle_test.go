@@ -239,7 +239,9 @@ func TestShuffleDecodeOnlyShuffle(t *testing.T) {
 func TestShuffleDecodeUsageErrors(t *testing.T) {
 	fx := newShuffleFixture(t)
 	dirs := strings.Join(fx.dirs, ", ")
-	withDirs := func(args ...string) []string { return append(append([]string{"decode", "--schema", shuffleSchemaDDL}, args...), fx.dirs...) }
+	withDirs := func(args ...string) []string {
+		return append(append([]string{"decode", "--schema", shuffleSchemaDDL}, args...), fx.dirs...)
+	}
 	see := " (see 'rowbridge shuffle decode -h')"
 	requireFailures(t, "shuffle", []cliFailure{
 		{name: "no dir", args: []string{"decode", "--schema", "id INT"}, code: 2, msg: "rowbridge shuffle decode: no DIR given (…"},
