@@ -564,3 +564,32 @@ func TestShuffleLsReportsUnknownCodec(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, string(out), "\n  codec:       UNKNOWN: "+paths.Data+": shuffle 3, map 9, partition 0 ")
 }
+
+// Degenerate shuffles: no partitions at all, and most partitions empty.
+func TestShuffleWithoutPartitions(t *testing.T) {
+	folder := shuffletest.New(t, 1)
+	folder.Write(t, shuffletest.MapOutput{Shuffle: 9, Map: 1, Checksum: sparkshuffle.CRC32}) // an index of one offset
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	seg, keys := shuffletest.Spills(t, mem, framing.LZ4, 2, 4, 3)
+	folder.Write(t, shuffletest.MapOutput{Shuffle: 10, Map: 4, Segments: [][]byte{nil, nil, seg}})
+	dir := folder.LocalDirs[0]
+
+	out, stderr, code := cli(t, nil, "shuffle", "ls", dir)
+	require.Equal(t, 0, code, stderr)
+	blocks := strings.Split(string(out), "\n\n")
+	require.Len(t, blocks, 2)
+	require.True(t, strings.HasPrefix(blocks[0], "shuffle 9: 1 map output, 0 partitions, 0 B\n  codec:       - (no bytes)\n  checksums:   CRC32, all 0 segments verify\n  skew:        - (no partitions)\n  partitions:  none\n"), blocks[0])
+	require.Contains(t, blocks[1], "\n  skew:        - (the median partition is empty)\n")
+	require.Contains(t, blocks[1], "\n  checksums:   none (no checksum files)\n")
+
+	_, stderr, code = cli(t, nil, "shuffle", "decode", "--schema", shuffleSchemaDDL, "--shuffle", "9", "--partition", "0", dir)
+	require.Equal(t, 2, code)
+	requireStderrLine(t, stderr, "rowbridge shuffle decode: --partition 0: shuffle 9 has no partitions (see 'rowbridge shuffle decode -h')")
+	out, stderr, code = cli(t, nil, "shuffle", "decode", "--schema", shuffleSchemaDDL, "--shuffle", "9", dir)
+	require.Equal(t, 0, code, stderr)
+	requireShuffleRows(t, out, nil)
+	out, stderr, code = cli(t, nil, "shuffle", "decode", "--schema", shuffleSchemaDDL, "--shuffle", "10", "--partitions", "1-2", dir)
+	require.Equal(t, 0, code, stderr)
+	requireShuffleRows(t, out, keys)
+}

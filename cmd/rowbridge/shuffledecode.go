@@ -74,7 +74,10 @@ func shuffleDecodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		first, last := 0, sh.Partitions-1
 		if opts.ranged {
 			first, last = opts.first, opts.last
-			if last >= sh.Partitions {
+			switch {
+			case sh.Partitions == 0:
+				return usagef("%s: shuffle %d has no partitions", opts.what, sh.ID)
+			case last >= sh.Partitions:
 				return usagef("%s: shuffle %d has partitions 0-%d", opts.what, sh.ID, sh.Partitions-1)
 			}
 		}

@@ -282,9 +282,12 @@ func writeShuffleText(b *strings.Builder, s shuffleSummary) {
 	}
 	fmt.Fprintf(b, "  codec:       %s\n", codec)
 	fmt.Fprintf(b, "  checksums:   %s\n", checksumText(s))
-	if s.Skew > 0 {
+	switch {
+	case s.Skew > 0:
 		fmt.Fprintf(b, "  skew:        %.2f (largest partition %d: %s; median %s)\n", s.Skew, s.LargestPartition, formatBytes(s.PartitionBytes[s.LargestPartition]), formatBytes(int64(s.MedianPartitionBytes)))
-	} else {
+	case s.Partitions == 0:
+		fmt.Fprintf(b, "  skew:        - (no partitions)\n")
+	default:
 		fmt.Fprintf(b, "  skew:        - (the median partition is empty)\n")
 	}
 	fmt.Fprintf(b, "  partitions:  %s\n", partitionsText(s))
