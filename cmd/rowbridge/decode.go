@@ -57,16 +57,7 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if batchRows < 1 {
 			return usagef("--batch-rows %d: want at least 1", batchRows)
 		}
-		sink, err := newSink(to)
-		if err != nil {
-			return err
-		}
-		if !strings.EqualFold(to, toJSONL) {
-			if err := refuseTerminal(e, out); err != nil {
-				return err
-			}
-		}
-		sc, err := loadSchema(schema)
+		sink, sc, err := decodeOutput(e, to, out, schema)
 		if err != nil {
 			return err
 		}
@@ -74,6 +65,25 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return decode(layout, in, sc, batchRows, sink, o, prog)
 		})
 	}
+}
+
+// decodeOutput checks the flags decode and shuffle decode share: the
+// output kind --to (binary output never to a terminal) and the schema.
+func decodeOutput(e *env, to, out, schema string) (sink, *arrow.Schema, error) {
+	sink, err := newSink(to)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !strings.EqualFold(to, toJSONL) {
+		if err := refuseTerminal(e, out); err != nil {
+			return nil, nil, err
+		}
+	}
+	sc, err := loadSchema(schema)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sink, sc, nil
 }
 
 // loadSchema parses --schema, reading it from a file for @FILE. A blank

@@ -50,16 +50,7 @@ func shuffleDecodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		sink, err := newSink(to)
-		if err != nil {
-			return err
-		}
-		if !strings.EqualFold(to, toJSONL) {
-			if err := refuseTerminal(e, out); err != nil {
-				return err
-			}
-		}
-		sc, err := loadSchema(schema)
+		sink, sc, err := decodeOutput(e, to, out, schema)
 		if err != nil {
 			return err
 		}
