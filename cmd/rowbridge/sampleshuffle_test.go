@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -232,4 +233,41 @@ func TestSampleShuffleDecodes(t *testing.T) {
 	require.True(t, ok, "the README shows shuffle ls")
 	shown, _, _ = strings.Cut(shown, "```")
 	require.True(t, strings.HasPrefix(string(out), shown), "README:\n%s\nshuffle ls:\n%s", shown, out)
+}
+
+// TestSampleShuffleCorruptions flips bytes of the sample's files: every
+// run of shuffle ls and shuffle decode succeeds or fails with one line and
+// exit 1, never a panic (exit 70).
+func TestSampleShuffleCorruptions(t *testing.T) {
+	var files []string
+	require.NoError(t, filepath.WalkDir(sampleShuffleDir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasPrefix(d.Name(), "shuffle_") {
+			files = append(files, path)
+		}
+		return err
+	}))
+	require.Len(t, files, 9)
+	rng := rand.New(rand.NewPCG(8, 9))
+	for i := range 150 {
+		dir := t.TempDir()
+		require.NoError(t, os.CopyFS(dir, os.DirFS(sampleShuffleDir)))
+		victim := filepath.Join(dir, strings.TrimPrefix(files[i%len(files)], sampleShuffleDir))
+		b, err := os.ReadFile(victim)
+		require.NoError(t, err)
+		for range 1 + rng.IntN(3) {
+			b[rng.IntN(len(b))] ^= byte(1 + rng.IntN(255))
+		}
+		require.NoError(t, os.WriteFile(victim, b, 0o644))
+		for _, args := range [][]string{
+			{"shuffle", "ls", dir},
+			{"shuffle", "decode", "--schema", sampleDDL, "--to", "jsonl", dir},
+			{"shuffle", "decode", "--schema", sampleDDL, "--checksum", "ignore", "--workers", "2", dir},
+		} {
+			_, stderr, code := cli(t, nil, args...)
+			require.Contains(t, []int{0, 1}, code, "%v on %s: %s", args, victim, stderr)
+			if code == 1 {
+				require.Equal(t, 1, strings.Count(stderr, "\n"), stderr)
+			}
+		}
+	}
 }
