@@ -29,7 +29,7 @@ const javaJarDir = "/usr/share/java"
 
 var javaJars = []string{"lz4-java.jar", "snappy-java.jar", "zstd-jni.jar", "compress-lzf.jar"}
 
-// requireJava compiles java/SparkCodecs.java into a temporary directory
+// requireJava compiles java/SparkCodecs.java and java/SampleShuffle.java into a temporary directory
 // and returns the java command and classpath. As with Node, only
 // ROWBRIDGE_SKIP_INTEROP=1 turns a missing peer into a skip.
 func requireJava(t *testing.T) (java, classpath string) {
@@ -54,11 +54,12 @@ func requireJava(t *testing.T) (java, classpath string) {
 		cp = append(cp, p)
 	}
 	_, file, _, _ := runtime.Caller(0)
-	src := filepath.Join(filepath.Dir(file), "java", "SparkCodecs.java")
+	dir := filepath.Join(filepath.Dir(file), "java")
+	src := []string{filepath.Join(dir, "SparkCodecs.java"), filepath.Join(dir, "SampleShuffle.java")}
 	classes := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	out, err := exec.CommandContext(ctx, javac, "-d", classes, "-cp", strings.Join(cp, ":"), src).CombinedOutput()
+	out, err := exec.CommandContext(ctx, javac, append([]string{"-d", classes, "-cp", strings.Join(cp, ":")}, src...)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("javac: %v\n%s", err, out)
 	}

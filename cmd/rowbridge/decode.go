@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
@@ -56,16 +57,7 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if batchRows < 1 {
 			return usagef("--batch-rows %d: want at least 1", batchRows)
 		}
-		sink, err := newSink(to)
-		if err != nil {
-			return err
-		}
-		if !strings.EqualFold(to, toJSONL) {
-			if err := refuseTerminal(e, out); err != nil {
-				return err
-			}
-		}
-		sc, err := loadSchema(schema)
+		sink, sc, err := decodeOutput(e, to, out, schema)
 		if err != nil {
 			return err
 		}
@@ -73,6 +65,25 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return decode(layout, in, sc, batchRows, sink, o, prog)
 		})
 	}
+}
+
+// decodeOutput checks the flags decode and shuffle decode share: the
+// output kind --to (binary output never to a terminal) and the schema.
+func decodeOutput(e *env, to, out, schema string) (sink, *arrow.Schema, error) {
+	sink, err := newSink(to)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !strings.EqualFold(to, toJSONL) {
+		if err := refuseTerminal(e, out); err != nil {
+			return nil, nil, err
+		}
+	}
+	sc, err := loadSchema(schema)
+	if err != nil {
+		return nil, nil, err
+	}
+	return sink, sc, nil
 }
 
 // loadSchema parses --schema, reading it from a file for @FILE. A blank
@@ -115,7 +126,14 @@ func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, s
 		return err
 	}
 	defer rr.Release()
-	w, err := sink(out, schema, mem)
+	return writeBatches(rr, sink, out, mem, prog, nil)
+}
+
+// writeBatches writes the batches of rr to out as sink writes them (what
+// decode and shuffle decode output), counting the rows on prog and
+// calling afterBatch, if not nil, after each batch.
+func writeBatches(rr array.RecordReader, sink sink, out io.Writer, mem memory.Allocator, prog *progress, afterBatch func()) error {
+	w, err := sink(out, rr.Schema(), mem)
 	if err != nil {
 		return err
 	}
@@ -124,6 +142,9 @@ func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, s
 			return err
 		}
 		prog.addRows(rr.RecordBatch().NumRows())
+		if afterBatch != nil {
+			afterBatch()
+		}
 	}
 	if err := rr.Err(); err != nil {
 		return err

@@ -69,6 +69,7 @@ func demo(e *env) error {
 	fmt.Fprintf(&b, "Schema: %s\n\n", text)
 	t.render(&b)
 	b.WriteString("\nDecode your own: rowbridge decode --format unsaferow --schema '<schema>' --to jsonl rows.bin\n")
+	b.WriteString("Spark's shuffle files (a sample in testdata/sample/shuffle): rowbridge shuffle ls DIR, rowbridge shuffle decode --schema '<schema>' DIR\n")
 	_, err = e.stdout.Write([]byte(b.String()))
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,12 +30,33 @@ func TestTopHelpListsEveryCommandAndExamples(t *testing.T) {
 	}
 }
 
+// allCommands lists every command, the subcommands of a group after it.
+func allCommands() []*command {
+	var all []*command
+	for _, n := range commandNames() {
+		c := commands[n]
+		all = append(all, c)
+		for _, sub := range subNames(c) {
+			all = append(all, c.subs[sub])
+		}
+	}
+	return all
+}
+
 func TestCommandHelpHasUsageFlagsAndExamples(t *testing.T) {
-	for _, name := range commandNames() {
-		c := commands[name]
-		require.NotNil(t, c, name)
+	all := allCommands()
+	require.Subset(t, func() []string {
+		var names []string
+		for _, c := range all {
+			names = append(names, c.name)
+		}
+		return names
+	}(), []string{"shuffle", "shuffle ls", "shuffle decode"})
+	for _, c := range all {
+		name := c.name
+		words := strings.Fields(name)
 		var want string
-		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {
+		for _, args := range [][]string{slices.Concat(words, []string{"--help"}), slices.Concat(words, []string{"-h"}), slices.Concat([]string{"help"}, words)} {
 			out, stderr, code := cli(t, nil, args...)
 			require.Equal(t, 0, code, "%v: %s", args, stderr)
 			require.Empty(t, stderr)
@@ -43,16 +65,24 @@ func TestCommandHelpHasUsageFlagsAndExamples(t *testing.T) {
 			}
 			require.Equal(t, want, string(out), "%v prints the same help", args)
 		}
-		require.True(t, strings.HasPrefix(want, "Usage: rowbridge "+name), want)
+		require.True(t, strings.HasPrefix(want, "Usage: rowbridge "+name+" ") || strings.HasPrefix(want, "Usage: rowbridge "+name+"\n"), want)
 		head, examples, ok := strings.Cut(want, "\nExamples:\n")
 		require.True(t, ok, "%s -h has examples:\n%s", name, want)
 		require.Contains(t, head, "\nFlags:")
-		fs := flag.NewFlagSet(name, flag.ContinueOnError)
-		c.flags(fs)
-		fs.VisitAll(func(f *flag.Flag) {
-			require.Contains(t, head, "\n  -"+f.Name, "%s -h lists -%s", name, f.Name)
-			require.Contains(t, c.usage, "-"+f.Name, "the %s usage line names -%s", name, f.Name)
-		})
+		if c.subs != nil {
+			require.Contains(t, head, "\nCommands:\n")
+			for sub, sc := range c.subs {
+				require.Contains(t, head, "\n  "+sub+" ", "%s -h lists %s", name, sub)
+				require.Equal(t, name+" "+sub, sc.name)
+			}
+		} else {
+			fs := flag.NewFlagSet(name, flag.ContinueOnError)
+			c.flags(fs)
+			fs.VisitAll(func(f *flag.Flag) {
+				require.Contains(t, head, "\n  -"+f.Name, "%s -h lists -%s", name, f.Name)
+				require.Contains(t, c.usage, "-"+f.Name, "the %s usage line names -%s", name, f.Name)
+			})
+		}
 		lines := strings.Split(strings.TrimSuffix(examples, "\n"), "\n")
 		require.GreaterOrEqual(t, len(lines), 2, name)
 		require.LessOrEqual(t, len(lines), 5, name)
@@ -68,11 +98,17 @@ func TestHelpOfUnknownCommand(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Empty(t, out)
 	require.Equal(t, "rowbridge help: unknown command \"frobnicate\" (run 'rowbridge help')\n", stderr)
+
+	out, stderr, code = cli(t, nil, "help", "shuffle", "cat")
+	require.Equal(t, 2, code)
+	require.Empty(t, out)
+	require.Equal(t, "rowbridge help: unknown command \"shuffle cat\" (run 'rowbridge help shuffle')\n", stderr)
 }
 
-// TestExamplesRun runs the examples of decode, encode and demo from the
-// repository root, as a user would; those with redirections are skipped,
-// pipelines of rowbridge stages ending in cmp are run.
+// TestExamplesRun runs the examples of decode, encode, demo and the
+// shuffle commands from the repository root, as a user would; those with
+// redirections are skipped, and of the shuffle commands those that name
+// no testdata; pipelines of rowbridge stages ending in cmp are run.
 func TestExamplesRun(t *testing.T) {
 	sampleFile := func(name string) []byte {
 		b, err := os.ReadFile(filepath.Join("testdata/sample", name))
@@ -86,10 +122,11 @@ func TestExamplesRun(t *testing.T) {
 	}
 	t.Chdir("../..")
 	ran := 0
-	for _, name := range []string{"decode", "encode", "demo"} {
-		for _, ex := range commands[name].examples {
+	shuffleCommands := []*command{commands["shuffle"], commands["shuffle"].subs["ls"], commands["shuffle"].subs["decode"]}
+	for _, c := range append([]*command{commands["decode"], commands["encode"], commands["demo"]}, shuffleCommands...) {
+		for _, ex := range c.examples {
 			line, _, _ := strings.Cut(ex, "   #")
-			if strings.ContainsAny(line, "<>") {
+			if strings.ContainsAny(line, "<>") || strings.HasPrefix(c.name, "shuffle") && !strings.Contains(line, "testdata/") {
 				continue
 			}
 			t.Run(line, func(t *testing.T) {
@@ -131,7 +168,7 @@ func TestExamplesRun(t *testing.T) {
 			ran++
 		}
 	}
-	require.GreaterOrEqual(t, ran, 6)
+	require.GreaterOrEqual(t, ran, 12)
 }
 
 // shellWords splits a command line at spaces, keeping 'single-quoted'

@@ -1,8 +1,11 @@
 // Command rowbridge converts Spark UnsafeRow and Velox CompactRow streams
-// to and from Apache Arrow.
+// to and from Apache Arrow, and reads the shuffle files Spark leaves on
+// disk.
 //
 //	rowbridge decode --format unsaferow --schema 'id BIGINT, name STRING' rows.bin > rows.arrow
 //	rowbridge encode --format compactrow --framing velox --codec zstd rows.arrow > rows.bin
+//	rowbridge shuffle ls /tmp/spark-local
+//	rowbridge shuffle decode --schema 'id BIGINT, name STRING' --shuffle 0 --partitions 0-3 -o rows.arrow /tmp/spark-local
 //	rowbridge demo
 //
 // Run 'rowbridge help' for the commands and 'rowbridge CMD -h' for a
@@ -23,6 +26,8 @@ import (
 // command is one subcommand. Each lives in its own file and adds itself to
 // the table with register from an init function.
 type command struct {
+	// name is the command's words after "rowbridge": "decode", or for a
+	// subcommand the group's name and its own, "shuffle ls".
 	name    string
 	summary string // one line for 'rowbridge help'
 	usage   string // argument synopsis after the command name
@@ -32,6 +37,9 @@ type command struct {
 	// flags declares the command's flags on fs and returns the function
 	// that runs it with the remaining positional arguments.
 	flags func(fs *flag.FlagSet) func(env *env, args []string) error
+	// subs, for a group of commands (shuffle), are its subcommands by
+	// their last word; a group has no flags of its own.
+	subs map[string]*command
 }
 
 var commands = map[string]*command{}
@@ -96,6 +104,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 				fmt.Fprintf(stderr, "rowbridge help: unknown command %q (run 'rowbridge help')\n", args[1])
 				return exitUsage
 			}
+			for _, word := range args[2:] {
+				if c.subs == nil || isHelpFlag(word) {
+					break
+				}
+				sub, ok := c.subs[word]
+				if !ok {
+					fmt.Fprintf(stderr, "rowbridge help: unknown command %q (run 'rowbridge help %s')\n", c.name+" "+word, c.name)
+					return exitUsage
+				}
+				c = sub
+			}
 			printCommandHelp(stdout, c)
 			return exitOK
 		}
@@ -107,10 +126,27 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		fmt.Fprintf(stderr, "rowbridge: unknown command %q (run 'rowbridge help')\n", name)
 		return exitUsage
 	}
+	args = args[1:]
+	for c.subs != nil {
+		switch {
+		case len(args) == 0:
+			fmt.Fprintf(stderr, "rowbridge %s: a command is required (see 'rowbridge %s -h')\n", c.name, c.name)
+			return exitUsage
+		case isHelpFlag(args[0]):
+			printCommandHelp(stdout, c)
+			return exitOK
+		}
+		sub, ok := c.subs[args[0]]
+		if !ok {
+			fmt.Fprintf(stderr, "rowbridge %s: unknown command %q (see 'rowbridge %s -h')\n", c.name, args[0], c.name)
+			return exitUsage
+		}
+		c, args = sub, args[1:]
+	}
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	exec := c.flags(fs)
-	rest, err := parseFlags(fs, args[1:])
+	rest, err := parseFlags(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		printCommandHelp(stdout, c)
 		return exitOK
@@ -181,7 +217,8 @@ func oneLine(s string) string {
 }
 
 func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "rowbridge converts Spark UnsafeRow and Velox CompactRow streams to and from Apache Arrow.")
+	fmt.Fprintln(w, "rowbridge converts Spark UnsafeRow and Velox CompactRow streams to and from Apache Arrow,")
+	fmt.Fprintln(w, "and reads the shuffle files Spark leaves on disk.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage: rowbridge COMMAND [flags] [args]")
 	fmt.Fprintln(w)
@@ -210,16 +247,35 @@ func commandNames() []string {
 	return names
 }
 
+// subNames lists a group's subcommands in the order of their names.
+func subNames(c *command) []string {
+	names := make([]string, 0, len(c.subs))
+	for n := range c.subs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
 func printCommandHelp(w io.Writer, c *command) {
 	fmt.Fprintf(w, "Usage: %s\n\n%s\n", strings.TrimSpace("rowbridge "+c.name+" "+c.usage), c.summary)
-	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-	c.flags(fs)
-	if hasFlags(fs) {
-		fmt.Fprintln(w, "\nFlags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-	} else {
-		fmt.Fprintln(w, "\nFlags: none")
+	switch {
+	case c.subs != nil:
+		fmt.Fprintln(w, "\nCommands:")
+		for _, n := range subNames(c) {
+			fmt.Fprintf(w, "  %-8s %s\n", n, c.subs[n].summary)
+		}
+		fmt.Fprintf(w, "\nFlags: see 'rowbridge %s COMMAND -h'\n", c.name)
+	default:
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		c.flags(fs)
+		if hasFlags(fs) {
+			fmt.Fprintln(w, "\nFlags:")
+			fs.SetOutput(w)
+			fs.PrintDefaults()
+		} else {
+			fmt.Fprintln(w, "\nFlags: none")
+		}
 	}
 	if len(c.examples) > 0 {
 		fmt.Fprintln(w, "\nExamples:")
