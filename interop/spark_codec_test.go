@@ -29,7 +29,7 @@ const javaJarDir = "/usr/share/java"
 
 var javaJars = []string{"lz4-java.jar", "snappy-java.jar", "zstd-jni.jar", "compress-lzf.jar"}
 
-// requireJava compiles java/SparkCodecs.java and java/SampleShuffle.java into a temporary directory
+// requireJava compiles the Java programs in java/ into a temporary directory
 // and returns the java command and classpath. As with Node, only
 // ROWBRIDGE_SKIP_INTEROP=1 turns a missing peer into a skip.
 func requireJava(t *testing.T) (java, classpath string) {
@@ -55,7 +55,8 @@ func requireJava(t *testing.T) (java, classpath string) {
 	}
 	_, file, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(file), "java")
-	src := []string{filepath.Join(dir, "SparkCodecs.java"), filepath.Join(dir, "SampleShuffle.java")}
+	src, err := filepath.Glob(filepath.Join(dir, "*.java"))
+	require.NoError(t, err)
 	classes := t.TempDir()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()

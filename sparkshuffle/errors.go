@@ -28,6 +28,12 @@ var (
 	ErrChecksum = errors.New("checksum mismatch")
 	// ErrNoShuffle: the set holds no shuffle of the requested id.
 	ErrNoShuffle = errors.New("no such shuffle")
+	// ErrExists: a MapOutputWriter's directory already holds a file of the
+	// map output it writes (and WithOverwrite was not given).
+	ErrExists = errors.New("map output already exists (overwrite to replace it)")
+	// ErrAborted: a MapOutputWriter was used after Abort or after an error
+	// that aborted it.
+	ErrAborted = errors.New("map output writer aborted")
 )
 
 // FileError is a problem with one file of a set: its path and the cause.

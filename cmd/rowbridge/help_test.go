@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rowbridge/rowbridge/sparkshuffle"
 	"github.com/stretchr/testify/require"
 )
 
@@ -51,7 +52,7 @@ func TestCommandHelpHasUsageFlagsAndExamples(t *testing.T) {
 			names = append(names, c.name)
 		}
 		return names
-	}(), []string{"shuffle", "shuffle ls", "shuffle decode"})
+	}(), []string{"shuffle", "shuffle ls", "shuffle decode", "shuffle write"})
 	for _, c := range all {
 		name := c.name
 		words := strings.Fields(name)
@@ -122,7 +123,7 @@ func TestExamplesRun(t *testing.T) {
 	}
 	t.Chdir("../..")
 	ran := 0
-	shuffleCommands := []*command{commands["shuffle"], commands["shuffle"].subs["ls"], commands["shuffle"].subs["decode"]}
+	shuffleCommands := []*command{commands["shuffle"], commands["shuffle"].subs["ls"], commands["shuffle"].subs["decode"], commands["shuffle"].subs["write"]}
 	for _, c := range append([]*command{commands["decode"], commands["encode"], commands["demo"]}, shuffleCommands...) {
 		for _, ex := range c.examples {
 			line, _, _ := strings.Cut(ex, "   #")
@@ -153,6 +154,15 @@ func TestExamplesRun(t *testing.T) {
 					require.Equal(t, 0, code, "%s: %s", stage, stderr)
 					require.Empty(t, stderr)
 					prev = stdout
+					if st, err := os.Stat(outFile); err == nil && st.IsDir() {
+						// shuffle write's -o DIR: the map output must open and verify.
+						set, err := sparkshuffle.Open(outFile)
+						require.NoError(t, err, stage)
+						require.Len(t, set.Shuffles(), 1, stage)
+						require.NoError(t, set.Shuffles()[0].VerifyChecksums(), stage)
+						require.Empty(t, stdout)
+						continue
+					}
 					if outFile != "" {
 						require.Empty(t, stdout)
 						b, err := os.ReadFile(outFile)

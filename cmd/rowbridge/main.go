@@ -1,11 +1,12 @@
 // Command rowbridge converts Spark UnsafeRow and Velox CompactRow streams
-// to and from Apache Arrow, and reads the shuffle files Spark leaves on
-// disk.
+// to and from Apache Arrow, and reads and writes the shuffle files Spark
+// leaves on disk.
 //
 //	rowbridge decode --format unsaferow --schema 'id BIGINT, name STRING' rows.bin > rows.arrow
 //	rowbridge encode --format compactrow --framing velox --codec zstd rows.arrow > rows.bin
 //	rowbridge shuffle ls /tmp/spark-local
 //	rowbridge shuffle decode --schema 'id BIGINT, name STRING' --shuffle 0 --partitions 0-3 -o rows.arrow /tmp/spark-local
+//	rowbridge shuffle write --partitions 8 --partition-by id -o /tmp/shuffle rows.arrow
 //	rowbridge demo
 //
 // Run 'rowbridge help' for the commands and 'rowbridge CMD -h' for a
@@ -218,7 +219,7 @@ func oneLine(s string) string {
 
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "rowbridge converts Spark UnsafeRow and Velox CompactRow streams to and from Apache Arrow,")
-	fmt.Fprintln(w, "and reads the shuffle files Spark leaves on disk.")
+	fmt.Fprintln(w, "and reads and writes the shuffle files Spark leaves on disk.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Usage: rowbridge COMMAND [flags] [args]")
 	fmt.Fprintln(w)

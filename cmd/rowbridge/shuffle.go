@@ -8,20 +8,22 @@ import (
 	"github.com/rowbridge/rowbridge/sparkshuffle"
 )
 
-// The shuffle commands read the map outputs Spark's sort-based shuffle
-// leaves on disk (package sparkshuffle; docs/shuffle.md).
+// The shuffle commands read and write the map outputs Spark's sort-based
+// shuffle leaves on disk (package sparkshuffle; docs/shuffle.md).
 func init() {
 	register(&command{
 		name:    "shuffle",
-		summary: "list and decode the shuffle files Spark leaves in its local dirs (shuffle ls, shuffle decode)",
-		usage:   "ls|decode [flags] DIR...",
+		summary: "list, decode and write the shuffle files Spark leaves in its local dirs (shuffle ls, shuffle decode, shuffle write)",
+		usage:   "ls|decode|write [flags] ...",
 		examples: []string{
 			`rowbridge shuffle ls testdata/sample/shuffle`,
 			`rowbridge shuffle decode --schema @testdata/sample/shuffle/schema.ddl --to jsonl testdata/sample/shuffle`,
+			`rowbridge shuffle write --partitions 4 --partition-by id -o /tmp/shuffle testdata/sample/sample.arrow`,
 		},
 		subs: map[string]*command{
 			"ls":     shuffleLsCommand,
 			"decode": shuffleDecodeCommand,
+			"write":  shuffleWriteCommand,
 		},
 	})
 }

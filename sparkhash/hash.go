@@ -1,0 +1,113 @@
+package sparkhash
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+)
+
+// Seed is the seed of Spark SQL's hash() and of HashPartitioning.
+const Seed int32 = 42
+
+// MaxLongDigits is the largest decimal precision Spark hashes as a long
+// (Decimal.MAX_LONG_DIGITS); wider decimals are hashed by their bytes.
+const MaxLongDigits = 18
+
+// Check reports whether Spark's hash accepts values of type dt; the error
+// is a *TypeError naming the offending (nested) field under path.
+func Check(path string, dt arrow.DataType) error {
+	switch t := dt.(type) {
+	case *arrow.NullType, *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type,
+		*arrow.Int64Type, *arrow.Float32Type, *arrow.Float64Type, *arrow.Date32Type,
+		*arrow.Decimal32Type, *arrow.Decimal64Type, *arrow.Decimal128Type,
+		*arrow.StringType, *arrow.LargeStringType, *arrow.BinaryType, *arrow.LargeBinaryType:
+		return nil
+	case *arrow.TimestampType:
+		if t.Unit != arrow.Microsecond {
+			return &TypeError{path, dt, "Spark timestamps are microseconds; cast to timestamp[us] first"}
+		}
+		return nil
+	case *arrow.MapType: // before ListType, which it embeds
+		return &TypeError{path, dt, "Spark refuses maps in hash expressions (and so in partitioning keys)"}
+	case *arrow.ListType:
+		return Check(path+".element", t.Elem())
+	case *arrow.LargeListType:
+		return Check(path+".element", t.Elem())
+	case *arrow.StructType:
+		for _, f := range t.Fields() {
+			if err := Check(path+"."+f.Name, f.Type); err != nil {
+				return err
+			}
+		}
+		return nil
+	case *arrow.Uint8Type, *arrow.Uint16Type, *arrow.Uint32Type, *arrow.Uint64Type:
+		return &TypeError{path, dt, "Spark has no unsigned integer types; cast to a signed type Spark would hold"}
+	}
+	return &TypeError{path, dt, "Spark has no such type"}
+}
+
+// HashInto writes the hash of every row of cols into dst, folding the
+// columns left to right from seed, as Spark's hash(c0, c1, ...) with
+// Spark's own seed 42 (Seed). Every column must have len(dst) rows. With no
+// columns every entry is seed. dst is written only when every column's type
+// is accepted.
+func HashInto(dst []int32, cols []arrow.Array, seed int32) error {
+	for i, c := range cols {
+		if err := check(dst, c, i); err != nil {
+			return err
+		}
+	}
+	for i := range dst {
+		dst[i] = seed
+	}
+	for _, c := range cols {
+		foldArray(dst, c)
+	}
+	return nil
+}
+
+// Fold folds one more column into the running hashes in dst (one per row),
+// as Spark does for each further child of hash(...). It is how a column
+// split into chunks is folded: one call per chunk on the matching window of
+// dst.
+func Fold(dst []int32, col arrow.Array) error {
+	if err := check(dst, col, 0); err != nil {
+		return err
+	}
+	foldArray(dst, col)
+	return nil
+}
+
+func check(dst []int32, c arrow.Array, i int) error {
+	path := fmt.Sprintf("col %d", i)
+	if c.Len() != len(dst) {
+		return fmt.Errorf("sparkhash: %s has %d rows, want %d: %w: %w", path, c.Len(), len(dst), errLength, arrow.ErrInvalid)
+	}
+	return Check(path, c.DataType())
+}
+
+// Hash returns Spark's hash of every row of cols (see HashInto) as a new
+// Int32 array without nulls, allocated from mem (memory.DefaultAllocator if
+// nil). The caller releases it.
+func Hash(mem memory.Allocator, cols []arrow.Array, seed int32) (*array.Int32, error) {
+	if len(cols) == 0 {
+		return nil, fmt.Errorf("sparkhash: hash needs at least one column (it cannot tell the row count): %w", arrow.ErrInvalid)
+	}
+	if mem == nil {
+		mem = memory.DefaultAllocator
+	}
+	n := cols[0].Len()
+	buf := memory.NewResizableBuffer(mem)
+	buf.Resize(n * arrow.Int32SizeBytes)
+	dst := arrow.Int32Traits.CastFromBytes(buf.Bytes())[:n]
+	if err := HashInto(dst, cols, seed); err != nil {
+		buf.Release()
+		return nil, err
+	}
+	data := array.NewData(arrow.PrimitiveTypes.Int32, n, []*memory.Buffer{nil, buf}, nil, 0, 0)
+	buf.Release()
+	defer data.Release()
+	return array.NewInt32Data(data), nil
+}

@@ -1,0 +1,221 @@
+package sparkshuffle
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// writableAlgorithms are the algorithms whose checksum files a map output
+// may have.
+var writableAlgorithms = []Algorithm{Adler32, CRC32, CRC32C}
+
+// outputNames are the names of every file map output shuffle/mapID may
+// have: index, data, then a checksum file per algorithm.
+func outputNames(shuffle int, mapID int64) []string {
+	names := []string{IndexName(shuffle, mapID), DataName(shuffle, mapID)}
+	for _, a := range writableAlgorithms {
+		names = append(names, ChecksumName(shuffle, mapID, a))
+	}
+	return names
+}
+
+// checkExisting refuses a map output of the writer's ids already in its
+// directory, unless overwriting; then it refuses only names taken by
+// something a rename cannot replace (a directory), so the commit does not
+// fail halfway.
+func (w *MapOutputWriter) checkExisting() error {
+	for _, name := range outputNames(w.shuffle, w.mapID) {
+		path := filepath.Join(w.dir, name)
+		st, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return &FileError{Path: path, Err: err}
+		}
+		if !w.cfg.force {
+			return &FileError{Path: path, Err: ErrExists}
+		}
+		if st.IsDir() {
+			return &FileError{Path: path, Err: errors.New("is a directory; cannot overwrite it")}
+		}
+	}
+	return nil
+}
+
+// commit writes the data, checksum and index files under temporary names
+// (Spark's: the final name, a dot and a UUID, which readers ignore),
+// syncs them and renames them into place, the index last, as Spark's
+// IndexShuffleBlockResolver commits a map output.
+func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err error) {
+	var temps []string
+	defer func() {
+		if err != nil {
+			for _, t := range temps {
+				os.Remove(t)
+			}
+		}
+	}()
+	final := func(name string) string { return filepath.Join(w.dir, name) }
+	out = &MapOutput{Shuffle: w.shuffle, Map: w.mapID, IndexPath: final(IndexName(w.shuffle, w.mapID)),
+		Algorithm: w.cfg.algorithm, Offsets: offsetsOf(lengths)}
+
+	var dataTemp string
+	if out.Size() > 0 {
+		out.DataPath = final(DataName(w.shuffle, w.mapID))
+		f, path, err := createUnique(w.dir, DataName(w.shuffle, w.mapID)+".", 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("sparkshuffle: %w", err)
+		}
+		temps, dataTemp = append(temps, path), path
+		if err := w.concatenate(f, lengths); err != nil {
+			f.Close()
+			return nil, &FileError{Path: path, Err: err}
+		}
+		if err := syncClose(f); err != nil {
+			return nil, &FileError{Path: path, Err: err}
+		}
+	}
+	var checksumTemp string
+	if w.cfg.algorithm != NoChecksum {
+		out.ChecksumPath, out.Checksums = final(ChecksumName(w.shuffle, w.mapID, w.cfg.algorithm)), sums
+		checksumTemp, err = writeTemp(w.dir, ChecksumName(w.shuffle, w.mapID, w.cfg.algorithm), AppendChecksums(nil, sums))
+		if checksumTemp != "" {
+			temps = append(temps, checksumTemp)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	indexTemp, err := writeTemp(w.dir, IndexName(w.shuffle, w.mapID), AppendIndex(nil, lengths))
+	if indexTemp != "" {
+		temps = append(temps, indexTemp)
+	}
+	if err != nil {
+		return nil, err
+	}
+
+	// Another writer may have committed since NewMapOutputWriter looked.
+	if err := w.checkExisting(); err != nil {
+		return nil, err
+	}
+	if w.cfg.force {
+		// Files of an older output that the new one does not replace: a
+		// checksum file of another algorithm, a data file when the new
+		// output has none.
+		for _, name := range outputNames(w.shuffle, w.mapID)[1:] {
+			path := final(name)
+			if path == out.DataPath || path == out.ChecksumPath {
+				continue
+			}
+			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return nil, fmt.Errorf("sparkshuffle: removing the older map output: %w", err)
+			}
+		}
+	}
+	for _, r := range [][2]string{{checksumTemp, out.ChecksumPath}, {dataTemp, out.DataPath}, {indexTemp, out.IndexPath}} {
+		if r[0] == "" {
+			continue
+		}
+		if err := os.Rename(r[0], r[1]); err != nil {
+			return nil, fmt.Errorf("sparkshuffle: committing the map output: %w", err)
+		}
+	}
+	syncDir(w.dir)
+	return out, nil
+}
+
+// offsetsOf is the index offsets of segments of the given lengths.
+func offsetsOf(lengths []int64) []int64 {
+	offs := make([]int64, len(lengths)+1)
+	for i, n := range lengths {
+		offs[i+1] = offs[i] + n
+	}
+	return offs
+}
+
+// concatenate copies the partitions' temporary files into f in order.
+func (w *MapOutputWriter) concatenate(f *os.File, lengths []int64) error {
+	for i := range w.parts {
+		part := &w.parts[i]
+		if lengths[i] == 0 {
+			continue
+		}
+		if _, err := part.sink.f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		n, err := io.Copy(f, io.LimitReader(part.sink.f, lengths[i]))
+		if err == nil && n != lengths[i] {
+			err = fmt.Errorf("partition %d: %d of its %d bytes in its temporary file", i, n, lengths[i])
+		}
+		if err != nil {
+			return err
+		}
+		// Free the partition's disk space as soon as it is copied.
+		part.sink.f.Close()
+		part.sink.f = nil
+	}
+	return nil
+}
+
+// writeTemp writes b to a new temporary file for name in dir and syncs it.
+// It returns the temporary's path once it exists, also on an error.
+func writeTemp(dir, name string, b []byte) (string, error) {
+	f, path, err := createUnique(dir, name+".", 0o644)
+	if err != nil {
+		return "", fmt.Errorf("sparkshuffle: %w", err)
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return path, &FileError{Path: path, Err: err}
+	}
+	if err := syncClose(f); err != nil {
+		return path, &FileError{Path: path, Err: err}
+	}
+	return path, nil
+}
+
+func syncClose(f *os.File) error {
+	err := f.Sync()
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// syncDir makes the renames durable where the system can sync a
+// directory (not on Windows, which has no need); failure is not an error.
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// createUnique creates a new file named prefix followed by a random UUID
+// in dir, as Spark names its temporary files.
+func createUnique(dir, prefix string, perm os.FileMode) (*os.File, string, error) {
+	for range 100 {
+		path := filepath.Join(dir, prefix+randomUUID())
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, path, err
+	}
+	return nil, "", fmt.Errorf("no unique temporary name in %s", dir)
+}
+
+// randomUUID is a random (version 4) UUID, as Java's UUID.randomUUID.
+func randomUUID() string {
+	var b [16]byte
+	rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}

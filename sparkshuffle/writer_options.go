@@ -1,0 +1,101 @@
+package sparkshuffle
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/rowbridge/rowbridge/framing"
+)
+
+// WriterOption configures a MapOutputWriter. An option given a value it
+// cannot take makes NewMapOutputWriter fail.
+type WriterOption func(*writerConfig) error
+
+type writerConfig struct {
+	codec      framing.Codec
+	streamOpts []framing.StreamOption
+	algorithm  Algorithm
+	spillRows  int64 // 0: one codec stream per partition
+	force      bool
+}
+
+func newWriterConfig(opts []WriterOption) (*writerConfig, error) {
+	c := &writerConfig{codec: framing.LZ4, algorithm: Adler32}
+	for _, o := range opts {
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	// Build one stream to check the codec and its options now, not at the
+	// first row.
+	s, err := framing.NewStreamWriter(io.Discard, c.codec, c.streamOpts...)
+	if err != nil {
+		return nil, fmt.Errorf("sparkshuffle: %w", err)
+	}
+	if err := s.Close(); err != nil {
+		return nil, fmt.Errorf("sparkshuffle: %w", err)
+	}
+	return c, nil
+}
+
+// WithWriteCodec sets the codec of each partition's stream, as
+// spark.io.compression.codec does: framing.LZ4 (the default), Snappy,
+// Zstd, LZF, or None (spark.shuffle.compress=false). Auto is refused.
+func WithWriteCodec(c framing.Codec) WriterOption {
+	return func(o *writerConfig) error {
+		switch c {
+		case framing.None, framing.LZ4, framing.Snappy, framing.Zstd, framing.LZF:
+			o.codec = c
+			return nil
+		}
+		return fmt.Errorf("sparkshuffle: cannot write codec %v (want lz4, snappy, zstd, lzf or none)", c)
+	}
+}
+
+// WithStreamOptions passes options to the codec streams
+// (framing.WithBlockSize as spark.io.compression.lz4.blockSize and
+// .snappy.blockSize, framing.WithZstdLevel as .zstd.level).
+func WithStreamOptions(opts ...framing.StreamOption) WriterOption {
+	return func(o *writerConfig) error {
+		o.streamOpts = append(o.streamOpts, opts...)
+		return nil
+	}
+}
+
+// WithWriteChecksum sets the algorithm of the checksum file, as
+// spark.shuffle.checksum.algorithm does (default Adler32); NoChecksum
+// writes none (spark.shuffle.checksum.enabled=false).
+func WithWriteChecksum(a Algorithm) WriterOption {
+	return func(o *writerConfig) error {
+		if a > CRC32C {
+			return fmt.Errorf("sparkshuffle: unknown checksum algorithm %v", a)
+		}
+		o.algorithm = a
+		return nil
+	}
+}
+
+// WithSpillRows starts a new codec stream every n rows within a
+// partition, so a segment is several complete streams back to back, as
+// Spark's fast spill merge leaves them (default 0: one stream per
+// partition, as Spark's bypass-merge writer writes it). The checksum runs
+// on over the whole segment, as Spark's does across spills.
+func WithSpillRows(n int64) WriterOption {
+	return func(o *writerConfig) error {
+		if n < 0 {
+			return fmt.Errorf("sparkshuffle: spill rows %d, want 0 (no spills) or more", n)
+		}
+		o.spillRows = n
+		return nil
+	}
+}
+
+// WithOverwrite replaces a map output of the same shuffle and map id
+// already in the directory (default: NewMapOutputWriter and Close refuse
+// it with ErrExists). The old files are replaced on Close only.
+func WithOverwrite(force bool) WriterOption {
+	return func(o *writerConfig) error {
+		o.force = force
+		return nil
+	}
+}
