@@ -257,7 +257,7 @@ func TestShuffleDecodeUsageErrors(t *testing.T) {
 		{name: "workers 0", args: withDirs("--shuffle", "0", "--workers", "0"), code: 2, msg: "rowbridge shuffle decode: --workers 0: want at least 1" + see},
 		{name: "batch rows 0", args: withDirs("--shuffle", "0", "--batch-rows", "0"), code: 2, msg: "rowbridge shuffle decode: --batch-rows 0: want at least 1" + see},
 		{name: "velox codec", args: withDirs("--shuffle", "0", "--codec", "zlib"), code: 2, msg: "rowbridge shuffle decode: --codec zlib: Spark's codecs are lz4, snappy, zstd and lzf (or auto, none)" + see},
-		{name: "unknown codec", args: withDirs("--shuffle", "0", "--codec", "brotli"), code: 2, msg: "rowbridge shuffle decode: --codec: …"},
+		{name: "unknown codec", args: withDirs("--shuffle", "0", "--codec", "brotli"), code: 2, msg: "rowbridge shuffle decode: unknown --codec \"brotli\": Spark's codecs are lz4, snappy, zstd and lzf (or auto, none)" + see},
 		{name: "unknown checksum policy", args: withDirs("--shuffle", "0", "--checksum", "skip"), code: 2, msg: `rowbridge shuffle decode: unknown --checksum "skip" (want verify or ignore)` + see},
 		{name: "unknown output", args: withDirs("--shuffle", "0", "--to", "csv"), code: 2, msg: `rowbridge shuffle decode: unknown --to "csv" (want arrow-stream, arrow-file or jsonl)` + see},
 		{name: "several shuffles", args: withDirs(), code: 2, msg: "rowbridge shuffle decode: --shuffle is required: " + dirs + " hold shuffles 0, 3, 5" + see},
@@ -480,8 +480,13 @@ func TestShuffleLsTable(t *testing.T) {
 	// An empty folder.
 	empty := t.TempDir()
 	out, stderr, code = cli(t, nil, "shuffle", "ls", empty)
-	require.Equal(t, 0, code, stderr)
-	require.Equal(t, "no shuffle files in "+empty+"\n", string(out))
+	require.Equal(t, 1, code, stderr)
+	require.Empty(t, out)
+	require.Equal(t, "rowbridge shuffle ls: no shuffle files in "+empty+"\n", stderr)
+	out, stderr, code = cli(t, nil, "shuffle", "ls", "--json", empty)
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, string(out), `"shuffles": []`)
+	require.Equal(t, "rowbridge shuffle ls: no shuffle files in "+empty+"\n", stderr)
 }
 
 func TestShuffleLsReportsMismatches(t *testing.T) {

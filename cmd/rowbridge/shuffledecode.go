@@ -117,7 +117,7 @@ func shuffleReadOptions(fs *flag.FlagSet, partition optionalID, partitions, code
 	}
 	c, err := framing.ParseCodec(codec)
 	if err != nil {
-		return o, usagef("--codec: %v", err)
+		return o, usagef("unknown --codec %q: Spark's codecs are lz4, snappy, zstd and lzf (or auto, none)", codec)
 	}
 	switch c {
 	case framing.Auto, framing.None, framing.LZ4, framing.Snappy, framing.Zstd, framing.LZF:

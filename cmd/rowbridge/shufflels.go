@@ -130,6 +130,11 @@ func shuffleLsFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err = o.finish(err); err != nil {
 			return err
 		}
+		if len(listing.Shuffles) == 0 {
+			// A mistyped folder must not pass in a script: exit 1, as
+			// shuffle decode does on the same folder.
+			return fmt.Errorf("no shuffle files in %s", strings.Join(args, ", "))
+		}
 		if len(problems) > 0 {
 			return fmt.Errorf("%d problem%s found (listed above); the first: %w", len(problems), plural(len(problems)), problems[0])
 		}
@@ -254,9 +259,6 @@ const (
 // writeListing writes the listing as text for people.
 func writeListing(w io.Writer, l shuffleListing) error {
 	var b strings.Builder
-	if len(l.Shuffles) == 0 {
-		fmt.Fprintf(&b, "no shuffle files in %s\n", strings.Join(l.Dirs, ", "))
-	}
 	for i, s := range l.Shuffles {
 		if i > 0 {
 			b.WriteByte('\n')

@@ -85,7 +85,7 @@ func shuffleWriteOptions(fs *flag.FlagSet, partitions int, codec, algo string, s
 	}
 	c, err := framing.ParseCodec(codec)
 	if err != nil {
-		return nil, usagef("--codec: %v", err)
+		return nil, usagef("unknown --codec %q: Spark's codecs are lz4, lzf, snappy and zstd (or none)", codec)
 	}
 	switch c {
 	case framing.None, framing.LZ4, framing.Snappy, framing.Zstd, framing.LZF:
