@@ -114,8 +114,9 @@ func (c *conv) decimal256s(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayDa
 		})
 		if j >= 0 {
 			buf.Release()
-			return nil, valueError(r, n.path, "%s value %s has more than 38 digits", n.in,
-				array.MakeFromData(d).(*array.Decimal256).ValueStr(j))
+			a := array.MakeFromData(d)
+			defer a.Release()
+			return nil, valueError(r, n.path, "%s value %s has more than 38 digits", n.in, a.ValueStr(j))
 		}
 	}
 	return c.finish(n, d, buf), nil
