@@ -23,8 +23,8 @@ import (
 // row-format type and values that converting them gives. A nil value is
 // null; lists are []any, structs []any of fields, maps []kv.
 type producerColumn struct {
-	name      string
-	in, want  arrow.DataType
+	name       string
+	in, want   arrow.DataType
 	inV, wantV []any
 }
 
@@ -154,7 +154,6 @@ func producerBatches(mem memory.Allocator, cols []producerColumn) (in, want arro
 	}
 	return in, want
 }
-
 
 // LossyCase is a batch one of whose values converting to the row format's
 // types would lose: Row and Field say where, Truncated is the batch of
