@@ -154,7 +154,7 @@ func (c *conv) timestamps(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayDat
 		if rem != 0 && !c.truncate {
 			if j, r := firstBad(d, sc, func(j int) bool { return in[j]%div != 0 }); j >= 0 {
 				buf.Release()
-				return nil, valueError(r, n.path, "%s value %d is not a whole number of microseconds (allow truncation to round it down)", n.in, in[j])
+				return nil, valueError(r, n.path, "%s value %d is not a whole number of microseconds (truncation, --truncate in the CLI, rounds it down)", n.in, in[j])
 			}
 		}
 		return c.finish(n, d, buf), nil
@@ -202,7 +202,7 @@ func (c *conv) date64s(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayData, 
 	if rem != 0 && !c.truncate {
 		if j, r := firstBad(d, sc, func(j int) bool { return in[j]%msPerDay != 0 }); j >= 0 {
 			buf.Release()
-			return nil, valueError(r, n.path, "date64 value %d is not a midnight (allow truncation to drop the time of day)", in[j])
+			return nil, valueError(r, n.path, "date64 value %d is not a midnight (truncation, --truncate in the CLI, drops the time of day)", in[j])
 		}
 	}
 	return c.finish(n, d, buf), nil
