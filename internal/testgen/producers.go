@@ -1,6 +1,7 @@
 package testgen
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/big"
@@ -277,6 +278,28 @@ func buildDictionary(mem memory.Allocator, dt *arrow.DictionaryType, vals []any)
 	return array.NewDictionaryArray(dt, indices, values)
 }
 
+// twosComplement is v's 256-bit two's complement as four words, the most
+// significant first. (arrow-go's FromBigInt reads big.Words as 64 bits,
+// which they are not on 32-bit platforms.)
+func twosComplement(v *big.Int) [4]uint64 {
+	m := new(big.Int).Set(v)
+	if v.Sign() < 0 {
+		m.Add(m, new(big.Int).Lsh(big.NewInt(1), 256))
+	}
+	var b [32]byte
+	m.FillBytes(b[:])
+	var w [4]uint64
+	for i := range w {
+		w[i] = binary.BigEndian.Uint64(b[8*i:])
+	}
+	return w
+}
+
+func dec256(v *big.Int) decimal256.Num {
+	w := twosComplement(v)
+	return decimal256.New(w[0], w[1], w[2], w[3])
+}
+
 func put(b array.Builder, v any) {
 	if v == nil {
 		b.AppendNull()
@@ -314,9 +337,10 @@ func put(b array.Builder, v any) {
 	case *array.Decimal64Builder:
 		b.Append(decimal.Decimal64(v.(*big.Int).Int64()))
 	case *array.Decimal128Builder:
-		b.Append(decimal128.FromBigInt(v.(*big.Int)))
+		w := twosComplement(v.(*big.Int))
+		b.Append(decimal128.New(int64(w[2]), w[3]))
 	case *array.Decimal256Builder:
-		b.Append(decimal256.FromBigInt(v.(*big.Int)))
+		b.Append(dec256(v.(*big.Int)))
 	case *array.StringBuilder:
 		b.Append(v.(string))
 	case *array.LargeStringBuilder:
@@ -338,7 +362,7 @@ func put(b array.Builder, v any) {
 			panic(err)
 		}
 	case *array.Decimal256DictionaryBuilder:
-		if err := b.Append(decimal256.FromBigInt(v.(*big.Int))); err != nil {
+		if err := b.Append(dec256(v.(*big.Int))); err != nil {
 			panic(err)
 		}
 	case *array.MapBuilder:
