@@ -8,8 +8,10 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/arrowconv"
 )
 
 // Encoder turns Arrow record batches into CompactRow rows byte-identical to
@@ -19,22 +21,38 @@ import (
 // Velox leaves unwritten is zero), and then writes column by column at
 // precomputed per-row cursors, reading the Arrow buffers directly.
 type Encoder struct {
+	schema   *arrow.Schema        // of the batches Encode takes
+	conv     *arrowconv.Converter // nil when the schema's types are the row format's
+	mem      memory.Allocator     // for converted columns
 	plan     *arrowvec.Plan
 	fixedRow int       // null flags plus the widths of the fixed top-level fields
 	allFixed bool      // every row has size fixedRow
 	writers  sync.Pool // *columnWriter
 }
 
-// NewEncoder returns an Encoder for batches of schema. It fails with
-// rowbridge.ErrUnsupportedType for a type CompactRow does not carry.
-// Options other than the allocator do not apply to encoding.
+// NewEncoder returns an Encoder for batches of schema. Columns of the Arrow
+// types producers write beyond the row format's own (timestamps in any
+// unit, large, view and dictionary-encoded columns, unsigned integers,
+// float16, date64, other decimal widths, other list layouts) are converted
+// column by column before encoding, as RowSchema says; see WithTruncate for
+// values a conversion would lose. It fails with rowbridge.ErrUnsupportedType
+// for a type CompactRow has no counterpart for. Options other than the
+// allocator (used for converted columns) and WithTruncate do not apply to
+// encoding.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	plan, err := arrowvec.NewPlan(schema)
+	cfg := newConfig(opts)
+	conv, err := arrowconv.New(schema, cfg.truncate)
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
-	_ = newConfig(opts)
-	e := &Encoder{plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
+	plan, err := arrowvec.NewPlan(conv.Schema())
+	if err != nil {
+		return nil, fmt.Errorf("compactrow: %w", err)
+	}
+	e := &Encoder{schema: schema, mem: cfg.mem, plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
+	if !conv.Identity() {
+		e.conv = conv
+	}
 	for _, f := range plan.Fields {
 		if w := fixedWidth(f); w >= 0 {
 			e.fixedRow += w
@@ -47,7 +65,12 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 }
 
 // Schema is the schema of the batches Encode accepts.
-func (e *Encoder) Schema() *arrow.Schema { return e.plan.Schema }
+func (e *Encoder) Schema() *arrow.Schema { return e.schema }
+
+// RowSchema is the schema of the rows: Schema with every column converted
+// to its row-format type (timestamp[us], utf8, list, ...), which is what a
+// Decoder of the rows gives back. It is Schema when nothing converts.
+func (e *Encoder) RowSchema() *arrow.Schema { return e.plan.Schema }
 
 // Encode returns the rows of rec in one fresh buffer.
 func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
@@ -57,6 +80,18 @@ func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
 // AppendRows appends the rows of rec to dst, reusing its memory, and
 // returns the extended Rows. On error dst is returned unchanged.
 func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	if e.conv != nil {
+		conv, err := e.conv.Convert(e.mem, rec)
+		if err != nil {
+			var ee *rowbridge.EncodeError
+			if !errors.As(err, &ee) {
+				err = fmt.Errorf("compactrow: %w", err)
+			}
+			return dst, err
+		}
+		defer conv.Release()
+		rec = conv
+	}
 	if err := e.checkSchema(rec); err != nil {
 		return dst, err
 	}

@@ -91,6 +91,14 @@ func castTop(mem memory.Allocator, in arrow.ArrayData, to arrow.DataType, opts O
 	if err := checkPair(in.DataType(), to); err != nil {
 		return nil, f, err
 	}
+	if _, ok := denseInput(in.DataType()); ok {
+		dense, err := densify(mem, in)
+		if err != nil {
+			return nil, f, err
+		}
+		defer dense.Release()
+		in = dense
+	}
 	c := caster{mem: mem, d: opts.Dialect, loc: opts.TimeZone, nullRows: opts.NullFailedRows || opts.Dialect == Presto}
 	if c.loc == nil {
 		c.loc = time.UTC
@@ -274,6 +282,9 @@ func (e *unsupportedPair) Unwrap() error { return arrow.ErrNotImplemented }
 // checkPair reports whether from -> to is supported, recursing into nested
 // types, so that a cast never fails half-way.
 func checkPair(from, to arrow.DataType) error {
+	if dt, ok := denseInput(from); ok {
+		from = dt
+	}
 	if arrow.TypeEqual(from, to) {
 		return nil
 	}

@@ -48,6 +48,12 @@ func valueText(arr arrow.Array, i int) string {
 		b = a.Value(i)
 	case *array.LargeBinary:
 		b = a.Value(i)
+	case *array.StringView:
+		b = []byte(a.Value(i))
+	case *array.BinaryView:
+		b = a.Value(i)
+	case *array.Dictionary:
+		return valueText(a.Dictionary(), a.GetValueIndex(i))
 	default:
 		return arr.ValueStr(i)
 	}

@@ -13,8 +13,8 @@ import (
 
 // TestCastPublicCases runs every public case through the array cast: alone,
 // and repeated in a 40-row array with a null every third row, sliced at
-// offset 5 (not a multiple of 8). String cases run for utf8, large_utf8 and
-// binary inputs.
+// offset 5 (not a multiple of 8). String cases run for utf8, large_utf8,
+// binary, string_view and dictionary<int32, utf8> inputs.
 //
 // It runs on zeroed memory and on dirty memory (every byte handed out is
 // 0xA5): the results must be the same, and null slots must hold zeros
@@ -125,7 +125,8 @@ func checkArrayCase(t *testing.T, mem memory.Allocator, c publicCase, from, to a
 // sourceTypesOf is every input type a case runs with.
 func sourceTypesOf(t *testing.T, from string) []arrow.DataType {
 	if from == "string" {
-		return []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary}
+		return []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString, arrow.BinaryTypes.Binary,
+			arrow.BinaryTypes.StringView, &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String}}
 	}
 	return []arrow.DataType{casttest.ArrowType(t, from)}
 }
@@ -144,6 +145,12 @@ func buildCaseInput(t *testing.T, mem memory.Allocator, c publicCase, dt arrow.D
 			b.Append(inputString(t, c))
 		case *array.LargeStringBuilder:
 			b.Append(inputString(t, c))
+		case *array.StringViewBuilder:
+			b.Append(inputString(t, c))
+		case *array.BinaryDictionaryBuilder:
+			if err := b.AppendString(inputString(t, c)); err != nil {
+				t.Fatal(err)
+			}
 		case *array.BinaryBuilder:
 			b.Append([]byte(inputString(t, c)))
 		case *array.BooleanBuilder:

@@ -8,8 +8,10 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/arrowconv"
 )
 
 // Encoder turns Arrow record batches into UnsafeRow bytes, one row per
@@ -35,6 +37,8 @@ import (
 // sync.Pool.
 type Encoder struct {
 	schema *arrow.Schema
+	conv   *arrowconv.Converter // nil when the schema's types are the row format's
+	mem    memory.Allocator     // for converted columns
 	spark  bool
 	fields []*encField // top-level columns
 	header int         // null bitset bytes of a row
@@ -55,18 +59,29 @@ type encScratch struct {
 const maxEncodedRowSize = math.MaxInt32
 
 // NewEncoder prepares an encoder for record batches of the given schema.
-// Types without an UnsafeRow representation (and timestamps in a unit other
-// than microseconds) fail with rowbridge.ErrUnsupportedType.
+// Columns of the Arrow types producers write beyond the row format's own
+// (timestamps in any unit, large, view and dictionary-encoded columns,
+// unsigned integers, float16, date64, other decimal widths, other list
+// layouts) are converted column by column before encoding, as RowSchema
+// says; see WithTruncate for values a conversion would lose. Types without
+// an UnsafeRow counterpart fail with rowbridge.ErrUnsupportedType.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	cfg := newConfig(opts)
 	if cfg.flavor != Spark && cfg.flavor != Velox {
 		return nil, fmt.Errorf("unsaferow: unknown flavor %v", cfg.flavor)
 	}
-	plan, err := arrowvec.NewPlan(schema)
+	conv, err := arrowconv.New(schema, cfg.truncate)
 	if err != nil {
 		return nil, fmt.Errorf("unsaferow: %w", err)
 	}
-	e := &Encoder{schema: schema, spark: cfg.flavor == Spark}
+	plan, err := arrowvec.NewPlan(conv.Schema())
+	if err != nil {
+		return nil, fmt.Errorf("unsaferow: %w", err)
+	}
+	e := &Encoder{schema: schema, spark: cfg.flavor == Spark, mem: cfg.mem}
+	if !conv.Identity() {
+		e.conv = conv
+	}
 	e.fields = make([]*encField, len(plan.Fields))
 	for i, n := range plan.Fields {
 		e.fields[i] = newEncField(n, cfg.flavor)
@@ -86,8 +101,18 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	return e, nil
 }
 
-// Schema is the schema the encoder was made for.
+// Schema is the schema the encoder was made for: that of the batches it encodes.
 func (e *Encoder) Schema() *arrow.Schema { return e.schema }
+
+// RowSchema is the schema of the rows: Schema with every column converted
+// to its row-format type (timestamp[us], utf8, list, ...), which is what a
+// Decoder of the rows gives back. It is Schema when nothing converts.
+func (e *Encoder) RowSchema() *arrow.Schema {
+	if e.conv != nil {
+		return e.conv.Schema()
+	}
+	return e.schema
+}
 
 // Encode encodes every row of rec into a fresh Rows.
 func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
@@ -99,6 +124,14 @@ func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
 // or end at len(dst.Data). On error dst is returned with its original
 // lengths (bytes past them may have been overwritten).
 func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	if e.conv != nil {
+		conv, err := e.conv.Convert(e.mem, rec)
+		if err != nil {
+			return dst, convertError(err)
+		}
+		defer conv.Release()
+		rec = conv
+	}
 	if err := e.check(rec); err != nil {
 		return dst, err
 	}
@@ -192,6 +225,16 @@ func (e *Encoder) check(rec arrow.RecordBatch) error {
 		}
 	}
 	return nil
+}
+
+// convertError prefixes the package to a batch-level conversion error; an
+// EncodeError (naming the row) stays as it is.
+func convertError(err error) error {
+	var ee *rowbridge.EncodeError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return fmt.Errorf("unsaferow: %w", err)
 }
 
 // nullBitsetBytes is the size of an UnsafeRow null bitset for n entries.

@@ -60,6 +60,7 @@ type config struct {
 	batchRows int
 	workers   int
 	memSet    bool // WithAllocator was given
+	truncate  bool // WithTruncate was given
 }
 
 func newConfig(opts []Option) config {
@@ -111,3 +112,11 @@ func WithWorkers(n int) Option {
 		}
 	}
 }
+
+// WithTruncate lets the Encoder round down, towards negative infinity,
+// values that converting to the row format's types would otherwise refuse
+// as lossy: timestamps with a part below a microsecond and date64 values
+// that are not a midnight. Without it such a value fails the batch with an
+// EncodeError naming its row and field. Values out of the target type's
+// range fail either way.
+func WithTruncate() Option { return func(c *config) { c.truncate = true } }

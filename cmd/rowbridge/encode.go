@@ -12,7 +12,7 @@ func init() {
 	register(&command{
 		name:    "encode",
 		summary: "encode an Arrow IPC stream or file into an UnsafeRow or CompactRow stream",
-		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [-o OUT] [--no-progress] [IN]",
+		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [--truncate] [-o OUT] [--no-progress] [IN]",
 		examples: []string{
 			`rowbridge encode --format compactrow --framing velox --codec lz4 -o rows.bin testdata/sample/sample.arrow`,
 			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow`,
@@ -25,13 +25,15 @@ func init() {
 
 func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	var (
-		stream streamFlags
-		flavor string
-		out    string
+		stream   streamFlags
+		flavor   string
+		out      string
+		truncate bool
 	)
 	stream.declare(fs)
 	noProgress := declareProgress(fs)
 	fs.StringVar(&flavor, "flavor", "spark", "unsaferow only: whose bytes to write, spark (exactly Spark's) or velox (Velox's)")
+	fs.BoolVar(&truncate, "truncate", false, "round down values the row format cannot hold exactly (timestamps below a microsecond, date64 times of day) instead of failing on them")
 	fs.StringVar(&out, "o", "", "output file (default stdout); a file there is replaced only when the command succeeds")
 	return func(e *env, args []string) error {
 		layout, err := stream.resolve()
@@ -52,19 +54,19 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return err
 		}
 		return convert(e, "encode", args, out, *noProgress, func(in io.Reader, o io.Writer, prog *progress) error {
-			return encode(layout, fl, in, o, prog)
+			return encode(layout, fl, truncate, in, o, prog)
 		})
 	}
 }
 
-func encode(l streamLayout, flavor unsaferow.Flavor, in io.Reader, out io.Writer, prog *progress) error {
+func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, in io.Reader, out io.Writer, prog *progress) error {
 	mem := memory.DefaultAllocator
 	src, err := openArrow(in, mem)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	w, err := newRowWriter(l, out, src.Schema(), flavor, mem)
+	w, err := newRowWriter(l, out, src.Schema(), flavor, truncate, mem)
 	if err != nil {
 		return err
 	}

@@ -91,17 +91,24 @@ type rowWriter interface {
 }
 
 // newRowWriter returns the format's stream writer; flavor applies to
-// UnsafeRow only.
-func newRowWriter(l streamLayout, w io.Writer, schema *arrow.Schema, flavor unsaferow.Flavor, mem memory.Allocator) (rowWriter, error) {
+// UnsafeRow only; truncate lets lossy conversions round down.
+func newRowWriter(l streamLayout, w io.Writer, schema *arrow.Schema, flavor unsaferow.Flavor, truncate bool, mem memory.Allocator) (rowWriter, error) {
 	if err := l.writable(); err != nil {
 		return nil, err
 	}
 	if l.format == formatUnsafeRow {
-		return unsaferow.NewWriter(w, schema, unsaferow.WithAllocator(mem), unsaferow.WithFraming(l.framing),
-			unsaferow.WithCodec(l.codec), unsaferow.WithFlavor(flavor))
+		opts := []unsaferow.Option{unsaferow.WithAllocator(mem), unsaferow.WithFraming(l.framing),
+			unsaferow.WithCodec(l.codec), unsaferow.WithFlavor(flavor)}
+		if truncate {
+			opts = append(opts, unsaferow.WithTruncate())
+		}
+		return unsaferow.NewWriter(w, schema, opts...)
 	}
-	return compactrow.NewWriter(w, schema, compactrow.WithAllocator(mem), compactrow.WithFraming(l.framing),
-		compactrow.WithCodec(l.codec))
+	opts := []compactrow.Option{compactrow.WithAllocator(mem), compactrow.WithFraming(l.framing), compactrow.WithCodec(l.codec)}
+	if truncate {
+		opts = append(opts, compactrow.WithTruncate())
+	}
+	return compactrow.NewWriter(w, schema, opts...)
 }
 
 // flagSet reports whether the flag name was given on the command line.
