@@ -185,13 +185,13 @@ func TestShuffleWriteBadInput(t *testing.T) {
 	good := filepath.Join(dir, "good.arrow")
 	require.NoError(t, os.WriteFile(good, writeArrowStream(t, schema, []arrow.RecordBatch{rec}, mem), 0o644))
 
-	f16 := arrow.NewSchema([]arrow.Field{{Name: "h", Type: arrow.FixedWidthTypes.Float16}}, nil)
-	b := array.NewRecordBuilder(mem, f16)
+	time32 := arrow.NewSchema([]arrow.Field{{Name: "h", Type: arrow.FixedWidthTypes.Time32ms}}, nil) // no row type holds a time of day
+	b := array.NewRecordBuilder(mem, time32)
 	hrec := b.NewRecordBatch()
 	b.Release()
 	defer hrec.Release()
-	unsupported := filepath.Join(dir, "f16.arrow")
-	require.NoError(t, os.WriteFile(unsupported, writeArrowStream(t, f16, []arrow.RecordBatch{hrec}, mem), 0o644))
+	unsupported := filepath.Join(dir, "time32.arrow")
+	require.NoError(t, os.WriteFile(unsupported, writeArrowStream(t, time32, []arrow.RecordBatch{hrec}, mem), 0o644))
 
 	// A stream cut short after its first batch: the failure comes after
 	// rows were written.
