@@ -204,8 +204,11 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 // sniff names the codec of a segment from its first bytes.
 func sniff(f *os.File, seg Segment) (framing.Codec, error) {
 	head := make([]byte, min(seg.Size(), 16))
-	if _, err := f.ReadAt(head, seg.Offset()); err != nil {
-		return 0, seg.fail(err, seg.Offset(), -1, -1)
+	if n, err := f.ReadAt(head, seg.Offset()); n < len(head) {
+		if err == io.EOF {
+			err = fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n)
+		}
+		return 0, seg.fail(err, seg.Offset()+int64(n), -1, -1)
 	}
 	c, err := framing.SniffCodec(head)
 	if err != nil {
