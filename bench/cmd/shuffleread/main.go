@@ -15,6 +15,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -47,6 +48,9 @@ func run(args []string) error {
 	profile := fs.String("cpuprofile", "", "write a CPU profile here")
 	repeat := fs.Int("repeat", 1, "read the shuffle this many times")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
 		return err
 	}
 	if *to != "arrow-stream" {

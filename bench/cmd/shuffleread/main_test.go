@@ -58,3 +58,7 @@ func TestWritesEveryRowInOrder(t *testing.T) {
 	}
 	require.ErrorContains(t, run([]string{"shuffle", "decode", "--schema", schema, "--to", "jsonl", folder.LocalDirs[0]}), "only arrow-stream")
 }
+
+func TestHelpIsNoError(t *testing.T) {
+	require.NoError(t, run([]string{"shuffle", "decode", "--help"}))
+}
