@@ -106,6 +106,19 @@ func NewReader(r io.Reader, f Framing, c Codec, opts ...ReaderOption) (*Reader, 
 	return rd, nil
 }
 
+// Reset makes r read a new stream of the framed bytes in in, as a new
+// Reader with r's framing, options and Velox group codec would, but keeping
+// the buffers r has grown: a reader of many short streams (the segments of
+// a shuffle) then allocates its batch buffers once. in holds the framing's
+// bytes themselves: a Spark stream already decompressed (as
+// NewStreamReader gives it). Rows returned before are no longer valid.
+func (r *Reader) Reset(in *bufio.Reader) {
+	*r = Reader{
+		in: in, framing: r.framing, maxRow: r.maxRow, maxGroup: r.maxGroup, dec: r.dec,
+		data: r.data[:0], offsets: r.offsets[:0], rows: r.rows[:0], packed: r.packed[:0], unpacked: r.unpacked[:0],
+	}
+}
+
 func check(f Framing, c Codec, reading bool) error {
 	if f != Spark && f != Velox {
 		return fmt.Errorf("framing: unknown framing %v", f)

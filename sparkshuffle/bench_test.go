@@ -26,7 +26,7 @@ var benchSchema = func() *arrow.Schema {
 }()
 
 // benchSegment is one lz4 stream of n rows of benchSchema.
-func benchSegment(b *testing.B, n int) []byte {
+func benchSegment(b testing.TB, n int) []byte {
 	mem := memory.NewGoAllocator()
 	rb := array.NewRecordBuilder(mem, benchSchema)
 	defer rb.Release()

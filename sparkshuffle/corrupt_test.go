@@ -210,3 +210,28 @@ func requireSegmentError(t *testing.T, err error, m *sparkshuffle.MapOutput, p i
 	require.False(t, errors.Is(err, sparkshuffle.ErrChecksum))
 	return se
 }
+
+// TestDataFileShrunkAfterOpen: a data file cut short after Open (the index
+// was checked against its old size) fails the segment it cut with
+// ErrTruncated, whether the segment's checksum is verified or not (when
+// not, the codec sniffing meets the end first: it said "EOF" before).
+func TestDataFileShrunkAfterOpen(t *testing.T) {
+	for _, policy := range []sparkshuffle.ChecksumPolicy{sparkshuffle.Verify, sparkshuffle.Ignore} {
+		t.Run(policy.String(), func(t *testing.T) {
+			fx := build(t, framing.None, 2, small)
+			set := openSet(t, fx)
+			m7 := mapOf(t, set, 4, 7)
+			require.Positive(t, m7.SegmentSize(2))
+			require.NoError(t, os.Truncate(m7.DataPath, m7.Offsets[2]+5))
+			r := newReader(t, set, 4, sparkshuffle.WithChecksum(policy), sparkshuffle.WithWorkers(1), sparkshuffle.WithAllocator(checkedAllocator(t)))
+			keys, err := readAll(t, r)
+			r.Release()
+			require.Equal(t, fx.want(4, 0, 1), keys[:len(fx.want(4, 0, 1))])
+			require.ErrorIs(t, err, rowbridge.ErrTruncated)
+			var se *sparkshuffle.SegmentError
+			require.ErrorAs(t, err, &se)
+			require.Equal(t, [3]int64{4, 7, 2}, [3]int64{int64(se.Shuffle), se.Map, int64(se.Partition)})
+			require.Contains(t, err.Error(), m7.DataPath)
+		})
+	}
+}

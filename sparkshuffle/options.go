@@ -57,6 +57,7 @@ type config struct {
 	checksum    ChecksumPolicy
 	workers     int
 	progress    func(int64)
+	buffers     bufferCache // the Reader's segment buffers, made by NewReader
 }
 
 func newConfig(opts []Option) (*config, error) {

@@ -73,6 +73,7 @@ func (s *Shuffle) NewReader(schema *arrow.Schema, opts ...Option) (*Reader, erro
 	if cfg.mem == nil {
 		cfg.mem = arrowvec.NewRecyclingAllocator(unsaferow.ReaderIdleBytes)
 	}
+	cfg.buffers = newBufferCache(cfg.workers)
 	dec, err := unsaferow.NewDecoder(schema, unsaferow.WithAllocator(cfg.mem))
 	if err != nil {
 		return nil, fmt.Errorf("sparkshuffle: %w", err)

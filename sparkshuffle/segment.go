@@ -104,22 +104,48 @@ type segmentReader struct {
 	seg    Segment
 	codec  framing.Codec // the segment's codec, sniffed when asked to
 	f      *os.File
+	cache  bufferCache // where bufs go back
 	bufs   *segmentBuffers
 	stream countingReader // the bytes framing reads: decompressed, or the file's
 	br     *bufio.Reader  // what framing reads from
 	fr     *framing.Reader
 }
 
-// segmentBuffers are a segment reader's input buffers, reused from
-// segment to segment (a shuffle may have many small ones): raw buffers
-// the data file for the codec, rec the decompressed records.
-type segmentBuffers struct{ raw, rec *bufio.Reader }
+// segmentBuffers are a segment reader's buffers, reused from segment to
+// segment (a shuffle may have many small ones): raw buffers the data file
+// for the codec, rec the decompressed records, and fr, once made, is the
+// framing reader whose batch buffers would otherwise grow anew for every
+// segment (the allocation, copying and garbage of which cost more than a
+// tenth of a read).
+type segmentBuffers struct {
+	raw, rec *bufio.Reader
+	fr       *framing.Reader
+}
 
 const segmentBufferSize = 64 << 10 // what framing.NewStreamReader buffers at least
 
-var segmentBufferPool = sync.Pool{New: func() any {
-	return &segmentBuffers{raw: bufio.NewReaderSize(nil, segmentBufferSize), rec: bufio.NewReaderSize(nil, segmentBufferSize)}
-}}
+// bufferCache holds the segmentBuffers of one Reader's segments that are
+// not open, at most one per worker; a Reader's buffers thus live as long
+// as it does, whatever the garbage collector does to a sync.Pool.
+type bufferCache chan *segmentBuffers
+
+func newBufferCache(workers int) bufferCache { return make(bufferCache, workers) }
+
+func (c bufferCache) get() *segmentBuffers {
+	select {
+	case b := <-c:
+		return b
+	default:
+		return &segmentBuffers{raw: bufio.NewReaderSize(nil, segmentBufferSize), rec: bufio.NewReaderSize(nil, segmentBufferSize)}
+	}
+}
+
+func (c bufferCache) put(b *segmentBuffers) {
+	select {
+	case c <- b:
+	default:
+	}
+}
 
 // openSegment readies a segment for reading (after verifying its checksum
 // when asked to); nil for an empty segment.
@@ -147,7 +173,7 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 	if cfg.progress != nil {
 		raw = &progressReader{r: raw, fn: cfg.progress}
 	}
-	sr := &segmentReader{seg: seg, codec: codec, f: f, bufs: segmentBufferPool.Get().(*segmentBuffers)}
+	sr := &segmentReader{seg: seg, codec: codec, f: f, cache: cfg.buffers, bufs: cfg.buffers.get()}
 	if codec == framing.None {
 		// The records are the file's bytes: framing reads them through one buffer.
 		sr.stream.r = raw
@@ -163,18 +189,26 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 		sr.br = sr.bufs.rec
 	}
 	sr.br.Reset(&sr.stream)
-	if sr.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None); err != nil {
-		sr.close()
-		return nil, err
+	if sr.bufs.fr == nil {
+		if sr.bufs.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None); err != nil {
+			sr.close()
+			return nil, err
+		}
+	} else {
+		sr.bufs.fr.Reset(sr.br)
 	}
+	sr.fr = sr.bufs.fr
 	return sr, nil
 }
 
 // sniff names the codec of a segment from its first bytes.
 func sniff(f *os.File, seg Segment) (framing.Codec, error) {
 	head := make([]byte, min(seg.Size(), 16))
-	if _, err := f.ReadAt(head, seg.Offset()); err != nil {
-		return 0, seg.fail(err, seg.Offset(), -1, -1)
+	if n, err := f.ReadAt(head, seg.Offset()); n < len(head) {
+		if err == io.EOF {
+			err = fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n)
+		}
+		return 0, seg.fail(err, seg.Offset()+int64(n), -1, -1)
 	}
 	c, err := framing.SniffCodec(head)
 	if err != nil {
@@ -269,8 +303,11 @@ func (sr *segmentReader) close() {
 	sr.f.Close()
 	sr.bufs.raw.Reset(nil)
 	sr.bufs.rec.Reset(nil)
-	segmentBufferPool.Put(sr.bufs)
-	sr.bufs = nil
+	if sr.bufs.fr != nil {
+		sr.bufs.fr.Reset(nil)
+	}
+	sr.cache.put(sr.bufs)
+	sr.bufs, sr.fr = nil, nil
 }
 
 // framingCause is a framing error in a SegmentError, printed without the

@@ -1,0 +1,14 @@
+package main
+
+import (
+	"os"
+	"syscall"
+)
+
+// maxRSSKiB is the child's peak resident set (Linux reports ru_maxrss in KiB).
+func maxRSSKiB(ps *os.ProcessState) int64 {
+	if ru, ok := ps.SysUsage().(*syscall.Rusage); ok {
+		return int64(ru.Maxrss)
+	}
+	return -1
+}
