@@ -374,7 +374,7 @@ func TestWriterBadOptions(t *testing.T) {
 		{name: "block size", opts: []sparkshuffle.WriterOption{sparkshuffle.WithStreamOptions(framing.WithBlockSize(10))}, want: "lz4 block size 10"},
 		{name: "zstd block size", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteCodec(framing.Zstd), sparkshuffle.WithStreamOptions(framing.WithBlockSize(1 << 10))}, want: "zstd streams have no block size"},
 		{name: "missing dir", dir: filepath.Join(dir, "nope"), want: "no such file or directory"},
-		{name: "unsupported type", schema: arrow.NewSchema([]arrow.Field{{Name: "h", Type: arrow.FixedWidthTypes.Float16}}, nil), want: "unsupported type"},
+		{name: "unsupported type", schema: arrow.NewSchema([]arrow.Field{{Name: "h", Type: arrow.FixedWidthTypes.Time32ms}}, nil), want: "unsupported type"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, s, p := dir, schema, tc.partitions
