@@ -55,7 +55,7 @@ func Check(path string, dt arrow.DataType) error {
 // is accepted.
 func HashInto(dst []int32, cols []arrow.Array, seed int32) error {
 	for i, c := range cols {
-		if err := check(dst, c, i); err != nil {
+		if err := check(dst, c, fmt.Sprintf("col %d", i)); err != nil {
 			return err
 		}
 	}
@@ -73,15 +73,14 @@ func HashInto(dst []int32, cols []arrow.Array, seed int32) error {
 // split into chunks is folded: one call per chunk on the matching window of
 // dst.
 func Fold(dst []int32, col arrow.Array) error {
-	if err := check(dst, col, 0); err != nil {
+	if err := check(dst, col, "column"); err != nil {
 		return err
 	}
 	foldArray(dst, col)
 	return nil
 }
 
-func check(dst []int32, c arrow.Array, i int) error {
-	path := fmt.Sprintf("col %d", i)
+func check(dst []int32, c arrow.Array, path string) error {
 	if c.Len() != len(dst) {
 		return fmt.Errorf("sparkhash: %s has %d rows, want %d: %w: %w", path, c.Len(), len(dst), errLength, arrow.ErrInvalid)
 	}
