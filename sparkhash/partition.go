@@ -77,8 +77,8 @@ func (p *HashPartitioner) CheckSchema(schema *arrow.Schema) error {
 			return fmt.Errorf("sparkhash: key column index %d is out of range: the schema has %d columns: %w", k, schema.NumFields(), arrow.ErrInvalid)
 		}
 		f := schema.Field(k)
-		if err := Check(fmt.Sprintf("key column %d (%q)", k, f.Name), f.Type); err != nil {
-			return err
+		if where, bad, reason := typeProblem(f.Type); reason != "" {
+			return &TypeError{Path: fmt.Sprintf("key column %d (%q)", k, f.Name) + where, Type: bad, Reason: reason}
 		}
 	}
 	return nil
