@@ -109,8 +109,11 @@ func foldInts[T smallInt](dst []int32, vals []T, v validity) {
 func foldLongs[T ~int32 | ~int64](dst []int32, vals []T, v validity) {
 	vals = vals[:len(dst)]
 	if v.bits == nil {
-		for i, x := range vals {
-			dst[i] = HashLong(int64(x), dst[i])
+		for i, x := range vals { // HashLong, inlined by hand (too big for the compiler)
+			u := uint64(int64(x))
+			h1 := mixH1(uint32(dst[i]), mixK1(uint32(u)))
+			h1 = mixH1(h1, mixK1(uint32(u>>32)))
+			dst[i] = int32(fmix(h1, 8))
 		}
 		return
 	}
