@@ -1,13 +1,15 @@
 package sparkhash
 
 import (
+	"encoding/binary"
 	"encoding/hex"
-	"math"
+	"math/big"
 	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -77,19 +79,42 @@ func u32(vs ...uint32) []int32 {
 	return out
 }
 
+// parseBig parses a decimal integer into a 128-bit two's complement value
+// with math/big (arrow-go's decimal128.FromString is wrong on 386).
 func parseBig(s string) (decimal128.Num, bool) {
-	n, err := decimal128.FromString(s, 38, 0)
-	if err == nil {
-		return n, true
+	v, ok := new(big.Int).SetString(s, 10)
+	if !ok || v.BitLen() > 128 {
+		return decimal128.Num{}, false
 	}
-	// +-2^127 bounds exceed 38 digits: build them directly.
-	switch s {
-	case "170141183460469231731687303715884105727":
-		return decimal128.New(math.MaxInt64, math.MaxUint64), true
-	case "-170141183460469231731687303715884105728":
-		return decimal128.New(math.MinInt64, 0), true
+	if v.Sign() < 0 {
+		v.Add(v, new(big.Int).Lsh(big.NewInt(1), 128))
 	}
-	return decimal128.Num{}, false
+	var b [16]byte
+	v.FillBytes(b[:])
+	return decimal128.New(int64(binary.BigEndian.Uint64(b[:8])), binary.BigEndian.Uint64(b[8:])), true
+}
+
+// decimals builds a decimal array of type dt (decimal32, 64 or 128) from
+// unscaled values.
+func decimals(t *testing.T, mem memory.Allocator, dt arrow.DataType, unscaled ...int64) arrow.Array {
+	t.Helper()
+	b := array.NewBuilder(mem, dt)
+	defer b.Release()
+	for _, u := range unscaled {
+		switch b := b.(type) {
+		case *array.Decimal32Builder:
+			b.Append(decimal.Decimal32(u))
+		case *array.Decimal64Builder:
+			b.Append(decimal.Decimal64(u))
+		case *array.Decimal128Builder:
+			b.Append(decimal128.FromI64(u))
+		default:
+			t.Fatalf("decimals: %s", dt)
+		}
+	}
+	a := b.NewArray()
+	t.Cleanup(a.Release)
+	return a
 }
 
 func hexOf(b []byte) string { return hex.EncodeToString(b) }
