@@ -209,3 +209,41 @@ func TestHashAllocatesNothing(t *testing.T) {
 		t.Errorf("Partitions allocates %v times per call", n)
 	}
 }
+
+// TestEmptyAndAllNull: empty arrays and arrays of nulls only (whose value
+// buffers may be absent) hash without touching values.
+func TestEmptyAndAllNull(t *testing.T) {
+	mem := checkedMem(t)
+	for _, c := range sliceSchemas {
+		empty := fromJSON(t, mem, c.dt, `[]`)
+		if got := hashCols(t, mem, 42, empty); len(got) != 0 {
+			t.Errorf("%s empty: %v", c.dt, got)
+		}
+		nulls := array.MakeArrayOfNull(mem, c.dt, 3)
+		expect(t, c.dt.String()+" all null", hashCols(t, mem, 42, nulls), []int32{42, 42, 42})
+		nulls.Release()
+		bd := array.NewData(c.dt, 0, make([]*memory.Buffer, len(empty.Data().Buffers())), empty.Data().Children(), 0, 0)
+		bare := array.MakeFromData(bd)
+		bd.Release()
+		dst := []int32{}
+		if err := HashInto(dst, []arrow.Array{bare}, Seed); err != nil {
+			t.Errorf("%s without buffers: %v", c.dt, err)
+		}
+		bare.Release()
+	}
+}
+
+// TestMissingBufferIsAnError: a non-empty array without its value buffer
+// (invalid Arrow) is refused with an error instead of a panic.
+func TestMissingBufferIsAnError(t *testing.T) {
+	for _, dt := range []arrow.DataType{arrow.FixedWidthTypes.Boolean, arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float32} { // (arrow-go itself panics on a string without offsets)
+		d := array.NewData(dt, 2, []*memory.Buffer{nil, nil, nil}[:len(dt.Layout().Buffers)], nil, 0, 0)
+		a := array.MakeFromData(d)
+		d.Release()
+		err := HashInto(make([]int32, 2), []arrow.Array{a}, Seed)
+		a.Release()
+		if !errors.Is(err, arrow.ErrInvalid) {
+			t.Errorf("%s without buffers: %v", dt, err)
+		}
+	}
+}

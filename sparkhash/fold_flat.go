@@ -28,6 +28,9 @@ func (v validity) ok(i int) bool { return v.bits == nil || bitutil.BitIsSet(v.bi
 // foldArray folds column a into dst, one running hash per row. The type has
 // been checked; flat types run as loops over the buffers.
 func foldArray(dst []int32, a arrow.Array) {
+	if len(dst) == 0 { // an empty array may lack its buffers
+		return
+	}
 	switch a := a.(type) {
 	case *array.Null:
 	case *array.Boolean:

@@ -103,6 +103,9 @@ func Fold(dst []int32, col arrow.Array) error {
 func check(dst []int32, c arrow.Array, i int) error {
 	where, bad, reason := typeProblem(c.DataType())
 	if c.Len() == len(dst) && reason == "" {
+		if missingBuffer(c.Data()) {
+			return fmt.Errorf("sparkhash: column %d lacks a buffer its type requires (check it with array.ValidateFull): %w", i, arrow.ErrInvalid)
+		}
 		return nil
 	}
 	path := "column"
@@ -137,4 +140,36 @@ func Hash(mem memory.Allocator, cols []arrow.Array, seed int32) (*array.Int32, e
 	buf.Release()
 	defer data.Release()
 	return array.NewInt32Data(data), nil
+}
+
+// missingBuffer reports whether a non-empty array (or a child) lacks a
+// buffer that hashing reads: the validity bitmap when it has nulls, the
+// value or offset buffer. The type has been checked.
+func missingBuffer(d arrow.ArrayData) bool {
+	if d.Len() == 0 {
+		return false
+	}
+	bufs := d.Buffers()
+	switch d.DataType().ID() {
+	case arrow.NULL:
+		return false
+	case arrow.STRUCT:
+		if d.NullN() > 0 && (len(bufs) == 0 || bufs[0] == nil) {
+			return true
+		}
+		for _, c := range d.Children() {
+			if c.Len() < d.Offset()+d.Len() || missingBuffer(c) {
+				return true
+			}
+		}
+		return false
+	}
+	if len(bufs) < 2 || bufs[1] == nil || (d.NullN() > 0 && bufs[0] == nil) {
+		return true
+	}
+	switch d.DataType().ID() {
+	case arrow.LIST, arrow.LARGE_LIST:
+		return len(d.Children()) != 1 || missingBuffer(d.Children()[0])
+	}
+	return false
 }
