@@ -1,6 +1,7 @@
 // Package compute registers rowbridge's SQL casts as arrow-go compute
-// functions: try_cast, sql_cast and try. The conversions themselves live in
-// package trycast, usable without a registry.
+// functions: try_cast, sql_cast and try; and Spark's hash() as spark_hash.
+// The conversions themselves live in package trycast, the hash in package
+// sparkhash, both usable without a registry.
 //
 // Build the context's ExecCtx from compute.DefaultExecCtx() when choosing a
 // registry (a zero ExecCtx breaks arrow-go's own kernels).
@@ -17,6 +18,7 @@ import (
 var (
 	functionsOnce               sync.Once
 	tryCastFn, sqlCastFn, tryFn *compute.MetaFunction
+	sparkHashFn                 *compute.MetaFunction
 )
 
 // functions builds the three functions once, so that every registry holds
@@ -44,11 +46,16 @@ func functions() []*compute.MetaFunction {
 			OptionsType:     "TryOptions",
 			OptionsRequired: true,
 		}, tryImpl)
+		sparkHashFn = compute.NewMetaFunction("spark_hash", compute.VarArgs(1), compute.FunctionDoc{
+			Summary:     "Spark SQL's hash(): Murmur3_x86_32 with seed 42, folded over the arguments left to right",
+			Description: "Bit-exact with Spark's Murmur3Hash, so pmod(spark_hash(keys), n) is Spark's HashPartitioning. Int32, never null; a null value leaves the running hash unchanged. Maps, unsigned integers and types Spark cannot hold are refused.",
+			ArgNames:    []string{"args"},
+		}, sparkHashImpl)
 	})
-	return []*compute.MetaFunction{tryCastFn, sqlCastFn, tryFn}
+	return []*compute.MetaFunction{tryCastFn, sqlCastFn, tryFn, sparkHashFn}
 }
 
-// Register adds try_cast, sql_cast and try to reg. Calling it again on the
+// Register adds try_cast, sql_cast, try and spark_hash to reg. Calling it again on the
 // same registry (or a child of one that has them) does nothing; a different
 // function already holding one of the names is an error.
 func Register(reg compute.FunctionRegistry) error {

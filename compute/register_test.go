@@ -17,7 +17,7 @@ func TestRegisterIdempotent(t *testing.T) {
 			t.Fatalf("call %d: %v", i, err)
 		}
 	}
-	for _, name := range []string{"try_cast", "sql_cast", "try"} {
+	for _, name := range []string{"try_cast", "sql_cast", "try", "spark_hash"} {
 		if _, ok := reg.GetFunction(name); !ok {
 			t.Errorf("%s not registered", name)
 		}

@@ -1,6 +1,8 @@
 package sparkhash
 
 import (
+	"encoding/binary"
+
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -26,6 +28,9 @@ func (v validity) ok(i int) bool { return v.bits == nil || bitutil.BitIsSet(v.bi
 // foldArray folds column a into dst, one running hash per row. The type has
 // been checked; flat types run as loops over the buffers.
 func foldArray(dst []int32, a arrow.Array) {
+	if len(dst) == 0 { // an empty array may lack its buffers
+		return
+	}
 	switch a := a.(type) {
 	case *array.Null:
 	case *array.Boolean:
@@ -107,8 +112,11 @@ func foldInts[T smallInt](dst []int32, vals []T, v validity) {
 func foldLongs[T ~int32 | ~int64](dst []int32, vals []T, v validity) {
 	vals = vals[:len(dst)]
 	if v.bits == nil {
-		for i, x := range vals {
-			dst[i] = HashLong(int64(x), dst[i])
+		for i, x := range vals { // HashLong, inlined by hand (too big for the compiler)
+			u := uint64(int64(x))
+			h1 := mixH1(uint32(dst[i]), mixK1(uint32(u)))
+			h1 = mixH1(h1, mixK1(uint32(u>>32)))
+			dst[i] = int32(fmix(h1, 8))
 		}
 		return
 	}
@@ -156,20 +164,23 @@ func foldDecimal128(dst []int32, a *array.Decimal128) {
 }
 
 // hashBigDecimal hashes the bytes of BigInteger.toByteArray() of the
-// unscaled value: big-endian two's complement, as few bytes as keep the
-// sign (so 0 is one byte 0x00, 128 is 0x00 0x80, -129 is 0xFF 0x7F).
+// unscaled value.
 func hashBigDecimal(x decimal128.Num, seed int32) int32 {
 	var buf [16]byte
-	hi, lo := uint64(x.HighBits()), x.LowBits()
-	for k := 0; k < 8; k++ {
-		buf[7-k] = byte(hi >> (8 * k))
-		buf[15-k] = byte(lo >> (8 * k))
-	}
+	return HashBytes(decimalBytes(x, &buf), seed)
+}
+
+// decimalBytes is BigInteger.toByteArray() of a 128-bit unscaled value:
+// big-endian two's complement in as few bytes as keep the sign (0 is one
+// byte 0x00, 128 is 0x00 0x80, -129 is 0xFF 0x7F). It slices buf.
+func decimalBytes(x decimal128.Num, buf *[16]byte) []byte {
+	binary.BigEndian.PutUint64(buf[:8], uint64(x.HighBits()))
+	binary.BigEndian.PutUint64(buf[8:], x.LowBits())
 	b := buf[:]
 	for len(b) > 1 && ((b[0] == 0x00 && b[1]&0x80 == 0) || (b[0] == 0xff && b[1]&0x80 != 0)) {
 		b = b[1:]
 	}
-	return HashBytes(b, seed)
+	return b
 }
 
 func foldBytes[O int32 | int64](dst []int32, offs []O, data []byte, v validity) {

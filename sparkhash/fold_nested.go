@@ -32,6 +32,9 @@ func hashAt(a arrow.Array, i int, h int32) int32 {
 // nulls, as Spark folds the elements of an array. Flat element types run as
 // one loop.
 func foldRange(a arrow.Array, start, end int, h int32) int32 {
+	if start >= end {
+		return h
+	}
 	v := validOf(a)
 	switch a := a.(type) {
 	case *array.Null:

@@ -3,7 +3,6 @@ package sparkhash
 import (
 	"fmt"
 	"math"
-	"math/bits"
 
 	"github.com/apache/arrow-go/v18/arrow"
 )
@@ -78,8 +77,8 @@ func (p *HashPartitioner) CheckSchema(schema *arrow.Schema) error {
 			return fmt.Errorf("sparkhash: key column index %d is out of range: the schema has %d columns: %w", k, schema.NumFields(), arrow.ErrInvalid)
 		}
 		f := schema.Field(k)
-		if err := Check(fmt.Sprintf("key column %d (%q)", k, f.Name), f.Type); err != nil {
-			return err
+		if where, bad, reason := typeProblem(f.Type); reason != "" {
+			return &TypeError{Path: fmt.Sprintf("key column %d (%q)", k, f.Name) + where, Type: bad, Reason: reason}
 		}
 	}
 	return nil
@@ -121,106 +120,6 @@ func Pmod(h []int32, n int) {
 			r += d
 		}
 		h[i] = r
-	}
-}
-
-// RoundRobinPartitioner deals rows to partitions in turn, carrying its
-// position across batches: the first row goes to the start partition, the
-// next to start+1, and so on modulo the partition count.
-//
-// Spark's RoundRobinPartitioning (ShuffleExchangeExec) does not start at 0:
-// each map task starts at new java.util.Random(byteswap32(partitionId))
-// .nextInt(numPartitions) and increments before use, so its first row goes
-// to the partition after that; SparkRoundRobinStart computes it. Spark also,
-// by default (spark.sql.execution.sortBeforeRepartition), sorts a task's
-// rows before dealing them, so that a retried task repeats its assignment;
-// this partitioner deals rows in input order.
-type RoundRobinPartitioner struct {
-	n    int
-	next int
-}
-
-// NewRoundRobinPartitioner deals rows over numPartitions partitions,
-// the first to partition start (0 <= start < numPartitions).
-func NewRoundRobinPartitioner(numPartitions, start int) (*RoundRobinPartitioner, error) {
-	if err := checkPartitions(numPartitions); err != nil {
-		return nil, err
-	}
-	if start < 0 || start >= numPartitions {
-		return nil, fmt.Errorf("sparkhash: round-robin start %d is outside [0, %d): %w", start, numPartitions, arrow.ErrInvalid)
-	}
-	return &RoundRobinPartitioner{n: numPartitions, next: start}, nil
-}
-
-// NumPartitions returns the partition count.
-func (p *RoundRobinPartitioner) NumPartitions() int { return p.n }
-
-// Partitions deals the rows of batch, continuing where the previous batch
-// ended. Not safe for concurrent use.
-func (p *RoundRobinPartitioner) Partitions(batch arrow.RecordBatch, dst []int32) ([]int32, error) {
-	dst = resize(dst, int(batch.NumRows()))
-	next := p.next
-	for i := range dst {
-		dst[i] = int32(next)
-		next++
-		if next == p.n {
-			next = 0
-		}
-	}
-	p.next = next
-	return dst, nil
-}
-
-// SparkRoundRobinStart is the partition to which Spark's
-// RoundRobinPartitioning sends the first row of the map task with the given
-// partition id: (new java.util.Random(scala.util.hashing.byteswap32(id))
-// .nextInt(numPartitions) + 1) mod numPartitions. Pass it as the start of
-// NewRoundRobinPartitioner to reproduce Spark's dealing of rows that are
-// already in the order Spark deals them.
-func SparkRoundRobinStart(partitionID, numPartitions int) (int, error) {
-	if err := checkPartitions(numPartitions); err != nil {
-		return 0, err
-	}
-	r := newJavaRandom(int64(byteswap32(int32(partitionID))))
-	return (int(r.nextInt(int32(numPartitions))) + 1) % numPartitions, nil
-}
-
-// byteswap32 is scala.util.hashing.byteswap32.
-func byteswap32(v int32) int32 {
-	hc := uint32(v) * 0x9e3775cd
-	hc = bits.ReverseBytes32(hc)
-	return int32(hc * 0x9e3775cd)
-}
-
-// javaRandom is java.util.Random's linear congruential generator.
-type javaRandom struct{ seed uint64 }
-
-const (
-	jrMult = 0x5DEECE66D
-	jrMask = 1<<48 - 1
-)
-
-func newJavaRandom(seed int64) *javaRandom {
-	return &javaRandom{seed: (uint64(seed) ^ jrMult) & jrMask}
-}
-
-func (r *javaRandom) next(nbits uint) int32 {
-	r.seed = (r.seed*jrMult + 0xB) & jrMask
-	return int32(r.seed >> (48 - nbits))
-}
-
-// nextInt is java.util.Random.nextInt(bound), bound > 0.
-func (r *javaRandom) nextInt(bound int32) int32 {
-	rv := r.next(31)
-	m := bound - 1
-	if bound&m == 0 {
-		return int32((int64(bound) * int64(rv)) >> 31)
-	}
-	for u := rv; ; u = r.next(31) {
-		rv = u % bound
-		if u-rv+m >= 0 { // Java: u - r + m < 0 means overflow, retry
-			return rv
-		}
 	}
 }
 
