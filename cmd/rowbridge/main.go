@@ -89,6 +89,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	name := args[0]
 	switch name {
+	case "--version", "-version":
+		name = "version" // 'rowbridge --version' is 'rowbridge version'
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && !isHelpFlag(args[1]) {
 			c, ok := commands[args[1]]
