@@ -33,7 +33,9 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
-	_ = newConfig(opts)
+	if _, err := newConfig(opts); err != nil {
+		return nil, err
+	}
 	e := &Encoder{plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
 	for _, f := range plan.Fields {
 		if w := fixedWidth(f); w >= 0 {

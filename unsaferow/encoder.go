@@ -58,7 +58,10 @@ const maxEncodedRowSize = math.MaxInt32
 // Types without an UnsafeRow representation (and timestamps in a unit other
 // than microseconds) fail with rowbridge.ErrUnsupportedType.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.flavor != Spark && cfg.flavor != Velox {
 		return nil, fmt.Errorf("unsaferow: unknown flavor %v", cfg.flavor)
 	}
