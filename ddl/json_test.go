@@ -82,14 +82,14 @@ func TestParseJSONAcceptsWhatSparkAccepts(t *testing.T) {
 		Type: arrow.ListOfField(arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Int32})}}, nil), s)
 
 	cases := map[string]arrow.DataType{
-		`"decimal"`:                    Decimal(10, 0),
-		`"decimal( 5 , 3 )"`:           Decimal(5, 3),
-		`"null"`:                       arrow.Null,
-		`"timestamp_ltz"`:              Timestamp(),
-		`"char(3)"`:                    arrow.BinaryTypes.String,
-		`"varchar(10)"`:                arrow.BinaryTypes.String,
-		`"string collate UTF8_LCASE"`:  arrow.BinaryTypes.String,
-		`{"type":"udt","class":"org.apache.spark.ml.linalg.VectorUDT","pyClass":"pyspark.ml.linalg.VectorUDT","sqlType":"double"}`: arrow.PrimitiveTypes.Float64,
+		`"decimal"`:                   Decimal(10, 0),
+		`"decimal( 5 , 3 )"`:          Decimal(5, 3),
+		`"null"`:                      arrow.Null,
+		`"timestamp_ltz"`:             Timestamp(),
+		`"char(3)"`:                   arrow.BinaryTypes.String,
+		`"varchar(10)"`:               arrow.BinaryTypes.String,
+		`"string collate UTF8_LCASE"`: arrow.BinaryTypes.String,
+		`{"type":"udt","class":"org.apache.spark.ml.linalg.VectorUDT","pyClass":"pyspark.ml.linalg.VectorUDT","sqlType":"double"}`:  arrow.PrimitiveTypes.Float64,
 		`{"type":"udt","pyClass":"p.U","serializedClass":"x","sqlType":{"type":"array","elementType":"long","containsNull":false}}`: arrow.ListOfField(arrow.Field{Name: "element", Type: arrow.PrimitiveTypes.Int64}),
 	}
 	for in, want := range cases {

@@ -71,11 +71,7 @@ func noteDropped(e *env, sc *arrow.Schema, to string) {
 	default:
 		return
 	}
-	var paths []string
-	for _, p := range droppedFields(sc.Fields(), "", to == "catalog") {
-		paths = append(paths, p)
-	}
-	if len(paths) > 0 {
+	if paths := droppedFields(sc.Fields(), "", to == "catalog"); len(paths) > 0 {
 		fmt.Fprintf(e.stderr, "rowbridge schema: note: %s; dropped for %s\n", what, strings.Join(paths, ", "))
 	}
 }
