@@ -23,7 +23,9 @@ var schemaCommands = []struct {
 	name string
 	args func(schema string) []string
 }{
-	{"decode", func(s string) []string { return []string{"decode", "--format", "unsaferow", "--to", "jsonl", "--schema", s} }},
+	{"decode", func(s string) []string {
+		return []string{"decode", "--format", "unsaferow", "--to", "jsonl", "--schema", s}
+	}},
 	{"inspect", func(s string) []string { return []string{"inspect", "--format", "unsaferow", "--schema", s} }},
 	{"schema", func(s string) []string { return []string{"schema", s} }},
 }
