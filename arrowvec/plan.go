@@ -36,6 +36,9 @@ type Plan struct {
 // NewPlan resolves every field of the schema, failing on the first type the
 // row formats do not carry (the error names the field path).
 func NewPlan(schema *arrow.Schema) (*Plan, error) {
+	if schema == nil {
+		return nil, fmt.Errorf("arrowvec: a nil schema: %w", arrow.ErrInvalid)
+	}
 	p := &Plan{Schema: schema, Fields: make([]*Node, schema.NumFields())}
 	for i, f := range schema.Fields() {
 		n, err := newNode(f.Type, f.Name, f.Name, f.Nullable)

@@ -31,7 +31,10 @@ func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	d := &Decoder{plan: plan, mem: cfg.mem}
 	d.scratch.New = func() any { return newDecodeScratch(plan) }
 	return d, nil

@@ -40,7 +40,10 @@ type Encoder struct {
 // allocator (used for converted columns) and WithTruncate do not apply to
 // encoding.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	conv, err := arrowconv.New(schema, cfg.truncate)
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)

@@ -5,9 +5,14 @@
 package compactrow
 
 import (
+	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
 )
+
+// pkgName prefixes the errors of invalid options.
+const pkgName = "compactrow"
 
 // DefaultBatchRows is how many rows a Reader puts in one record batch.
 const DefaultBatchRows = 4096
@@ -21,22 +26,42 @@ type config struct {
 	codec     framing.Codec
 	batchRows int
 	workers   int
-	memSet    bool // WithAllocator was given
-	truncate  bool // WithTruncate was given
+	memSet    bool  // WithAllocator was given
+	truncate  bool  // WithTruncate was given
+	err       error // the first option given an invalid value
 }
 
-func newConfig(opts []Option) config {
+// newConfig applies opts; an option given an invalid value makes the
+// constructor fail with an error wrapping arrow.ErrInvalid.
+func newConfig(opts []Option) (config, error) {
 	c := config{mem: memory.DefaultAllocator, batchRows: DefaultBatchRows, workers: 1}
 	for _, o := range opts {
+		if o == nil {
+			return c, fmt.Errorf("%s: a nil Option: %w", pkgName, arrow.ErrInvalid)
+		}
 		o(&c)
 	}
-	return c
+	return c, c.err
+}
+
+// invalid records the first invalid option value.
+func (c *config) invalid(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("%s: %s: %w", pkgName, fmt.Sprintf(format, args...), arrow.ErrInvalid)
+	}
 }
 
 // WithAllocator sets the allocator for Arrow buffers (default
 // memory.DefaultAllocator; a Reader's default recycles, see NewReader).
+// A nil allocator is an error from the constructor.
 func WithAllocator(mem memory.Allocator) Option {
-	return func(c *config) { c.mem, c.memSet = mem, true }
+	return func(c *config) {
+		if mem == nil {
+			c.invalid("WithAllocator(nil): want an allocator")
+			return
+		}
+		c.mem, c.memSet = mem, true
+	}
 }
 
 // WithFraming sets the stream framing for Reader and Writer (default framing.Spark).
@@ -49,12 +74,15 @@ func WithFraming(f framing.Framing) Option { return func(c *config) { c.framing 
 func WithCodec(codec framing.Codec) Option { return func(c *config) { c.codec = codec } }
 
 // WithBatchRows sets the most rows a Reader puts in one record batch
-// (default DefaultBatchRows); memory stays bounded by the batch.
+// (default DefaultBatchRows); memory stays bounded by the batch. A value
+// below 1 is an error from the constructor.
 func WithBatchRows(n int) Option {
 	return func(c *config) {
-		if n > 0 {
-			c.batchRows = n
+		if n < 1 {
+			c.invalid("WithBatchRows(%d): want at least 1 row", n)
+			return
 		}
+		c.batchRows = n
 	}
 }
 
@@ -62,13 +90,15 @@ func WithBatchRows(n int) Option {
 // the caller's goroutine). One goroutine splits the stream into batches and
 // n decode them; Next returns them in stream order, and at most about 3n+1
 // batches exist at once. Release the Reader (or read it to the end) to stop
-// the goroutines. Worth it for long streams of wide rows; values below 1
-// are ignored.
+// the goroutines. Worth it for long streams of wide rows. A value below 1
+// is an error from the constructor.
 func WithWorkers(n int) Option {
 	return func(c *config) {
-		if n > 0 {
-			c.workers = n
+		if n < 1 {
+			c.invalid("WithWorkers(%d): want at least 1 goroutine", n)
+			return
 		}
+		c.workers = n
 	}
 }
 

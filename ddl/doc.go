@@ -1,7 +1,15 @@
-// Package ddl reads and writes schemas in the three notations rowbridge
-// users meet: Spark DDL (`a INT, b ARRAY<STRING>`), Spark catalog strings
-// (`struct<a:int,b:array<string>>`) and Velox type strings
-// (`ROW(a INTEGER, b ARRAY(VARCHAR))`).
+// Package ddl reads and writes schemas in the notations rowbridge users
+// meet: Spark DDL (`a INT, b ARRAY<STRING>`), Spark catalog strings
+// (`struct<a:int,b:array<string>>`), Velox type strings
+// (`ROW(a INTEGER, b ARRAY(VARCHAR))`) and Spark's StructType JSON (what
+// df.schema.json() prints; ParseJSON, FormatJSON). Normalize maps the
+// schema of Arrow or Parquet data to the row schema Spark reads it as.
+//
+// As in Spark, field names must differ ignoring case within each struct,
+// at every level; every parser rejects a repeat, pointing at it.
+// FormatCatalog prints Spark's catalogString, which says nothing of
+// nullability or comments; FormatDDL and FormatJSON keep both, and JSON
+// also keeps the nullability of list elements and map values.
 //
 // Every notation maps to the same Arrow types, following Spark's ArrowUtils:
 //

@@ -18,6 +18,8 @@ func Format(s *arrow.Schema, n Notation) (string, error) {
 		return FormatCatalog(s)
 	case NotationVelox:
 		return FormatVelox(s)
+	case NotationJSON:
+		return FormatJSON(s)
 	}
 	return "", fmt.Errorf("ddl: unknown notation %v", n)
 }
@@ -39,9 +41,11 @@ func FormatDDL(s *arrow.Schema) (string, error) {
 	return b.String(), nil
 }
 
-// FormatCatalog prints a schema as a Spark catalog string:
-// `struct<a:int,b:array<string>>`. NOT NULL and comments are written the way
-// Spark's parser accepts them (`a:int not null comment 'x'`).
+// FormatCatalog prints a schema as Spark's catalogString does, what Spark's
+// catalog stores and shows: `struct<a:int,b:array<string>>`. Like Spark it
+// says nothing of nullability or comments; unlike Spark it backquotes a
+// name that would not read back (`struct<`a b`:int>`), so that the string
+// always parses, in Spark as here.
 func FormatCatalog(s *arrow.Schema) (string, error) {
 	var b strings.Builder
 	if err := writeSparkStruct(&b, s.Fields(), true); err != nil {
@@ -73,6 +77,9 @@ func FormatType(t arrow.DataType, n Notation) (string, error) {
 		err = writeSparkType(&b, t, true)
 	case NotationVelox:
 		err = writeVeloxType(&b, t)
+	case NotationJSON:
+		out, err := appendTypeJSON(nil, t)
+		return string(out), err
 	default:
 		return "", fmt.Errorf("ddl: unknown notation %v", n)
 	}
@@ -204,15 +211,14 @@ func writeSparkField(b *strings.Builder, f arrow.Field, sep string, lower bool) 
 	if err := writeSparkType(b, f.Type, lower); err != nil {
 		return err
 	}
-	notNull, comment := " NOT NULL", " COMMENT "
 	if lower {
-		notNull, comment = " not null", " comment "
+		return nil // a catalog string, which says neither
 	}
 	if !f.Nullable {
-		b.WriteString(notNull)
+		b.WriteString(" NOT NULL")
 	}
 	if c, ok := fieldComment(f); ok {
-		b.WriteString(comment)
+		b.WriteString(" COMMENT ")
 		b.WriteString(quoteString(c))
 	}
 	return nil

@@ -18,6 +18,9 @@ const (
 	NotationCatalog
 	// NotationVelox is a Velox type string: `ROW(a INTEGER, b ARRAY(VARCHAR))`.
 	NotationVelox
+	// NotationJSON is Spark's StructType JSON, what df.schema.json() prints:
+	// `{"type":"struct","fields":[{"name":"a","type":"integer","nullable":true,"metadata":{}}]}`.
+	NotationJSON
 )
 
 func (n Notation) String() string {
@@ -28,13 +31,19 @@ func (n Notation) String() string {
 		return "catalog"
 	case NotationVelox:
 		return "velox"
+	case NotationJSON:
+		return "json"
 	}
 	return "Notation(" + strconv.Itoa(int(n)) + ")"
 }
 
 // Detect tells which notation a schema string is written in: a leading
-// ROW( is Velox, a leading struct< is a catalog string, anything else is DDL.
+// '{' is Spark's JSON, a leading ROW( is Velox, a leading struct< is a
+// catalog string, anything else is DDL.
 func Detect(s string) Notation {
+	if looksLikeJSON(s) {
+		return NotationJSON
+	}
 	toks, err := lex(s)
 	if err != nil {
 		return NotationDDL
@@ -55,9 +64,14 @@ func detect(toks []token) Notation {
 	return NotationDDL
 }
 
-// Parse reads a schema in any of the three notations, chosen by Detect.
+// Parse reads a schema in any of the notations, chosen by Detect. Field
+// names must differ, ignoring case, within each struct (the top level
+// included), as Spark requires of a table's or a data source's schema.
 // Errors are *SyntaxError.
 func Parse(s string) (*arrow.Schema, error) {
+	if looksLikeJSON(s) {
+		return ParseJSON(s)
+	}
 	toks, err := lex(s)
 	if err != nil {
 		return nil, err
@@ -169,10 +183,15 @@ func (p *parser) expectEOF() error {
 
 func (p *parser) schemaFromColumns() (*arrow.Schema, error) {
 	var fields []arrow.Field
+	seen := map[string]int{}
 	if p.peek().kind != tokEOF {
 		for {
+			at := p.peek()
 			f, err := p.namedField()
 			if err != nil {
+				return nil, err
+			}
+			if err := p.checkDuplicate(seen, fields, f.Name, at); err != nil {
 				return nil, err
 			}
 			fields = append(fields, f)
@@ -397,15 +416,20 @@ func (p *parser) structFields(closer string) (arrow.DataType, error) {
 		p.next()
 		return arrow.StructOf(), nil
 	}
+	seen := map[string]int{}
 	for {
 		var f arrow.Field
 		var err error
+		at := p.peek()
 		if closer == ">" || p.fieldHasName() {
 			f, err = p.namedField()
 		} else {
 			f, err = p.fieldRest("c" + strconv.Itoa(len(fields)))
 		}
 		if err != nil {
+			return nil, err
+		}
+		if err := p.checkDuplicate(seen, fields, f.Name, at); err != nil {
 			return nil, err
 		}
 		fields = append(fields, f)
@@ -435,4 +459,15 @@ func (p *parser) fieldHasName() bool {
 		return !(n.isWord("NOT") && p.peekAt(2).isWord("NULL")) && !(n.isWord("COMMENT") && p.peekAt(2).kind == tokString)
 	}
 	return false
+}
+
+// checkDuplicate fails if name repeats, ignoring case, one of fields (whose
+// lower-case names seen indexes); at is the token where the field starts.
+func (p *parser) checkDuplicate(seen map[string]int, fields []arrow.Field, name string, at token) error {
+	key := strings.ToLower(name)
+	if j, dup := seen[key]; dup {
+		return p.errAt(at, "%s", duplicateMsg(name, fields[j].Name))
+	}
+	seen[key] = len(fields)
+	return nil
 }

@@ -60,6 +60,80 @@ func assertSchemaStrict(t testing.TB, want, got *arrow.Schema) {
 	}
 }
 
+// notationView is what of s survives a trip through notation n.
+func notationView(s *arrow.Schema, n Notation) *arrow.Schema {
+	switch n {
+	case NotationVelox:
+		return veloxView(s)
+	case NotationCatalog:
+		return catalogView(s)
+	case NotationDDL:
+		return ddlView(s)
+	}
+	return s
+}
+
+// ddlView is what survives Spark DDL: list elements and map values are
+// nullable.
+func ddlView(s *arrow.Schema) *arrow.Schema {
+	fs := make([]arrow.Field, s.NumFields())
+	for i, f := range s.Fields() {
+		fs[i] = ddlField(f)
+	}
+	return arrow.NewSchema(fs, nil)
+}
+
+func ddlField(f arrow.Field) arrow.Field {
+	f.Type = ddlType(f.Type)
+	return f
+}
+
+func ddlType(t arrow.DataType) arrow.DataType {
+	switch t := t.(type) {
+	case *arrow.ListType:
+		return ListOf(ddlType(t.Elem()))
+	case *arrow.MapType:
+		return MapOf(ddlType(t.KeyType()), ddlType(t.ItemType()))
+	case *arrow.StructType:
+		fs := make([]arrow.Field, t.NumFields())
+		for i, f := range t.Fields() {
+			fs[i] = ddlField(f)
+		}
+		return arrow.StructOf(fs...)
+	}
+	return t
+}
+
+// catalogView is what survives a trip through a catalog string: every
+// field nullable, no comments.
+func catalogView(s *arrow.Schema) *arrow.Schema {
+	fs := make([]arrow.Field, s.NumFields())
+	for i, f := range s.Fields() {
+		fs[i] = catalogField(f)
+	}
+	return arrow.NewSchema(fs, nil)
+}
+
+func catalogField(f arrow.Field) arrow.Field {
+	return arrow.Field{Name: f.Name, Type: catalogType(f.Type), Nullable: true}
+}
+
+func catalogType(t arrow.DataType) arrow.DataType {
+	switch t := t.(type) {
+	case *arrow.ListType:
+		return ListOf(catalogType(t.Elem()))
+	case *arrow.MapType:
+		return MapOf(catalogType(t.KeyType()), catalogType(t.ItemType()))
+	case *arrow.StructType:
+		fs := make([]arrow.Field, t.NumFields())
+		for i, f := range t.Fields() {
+			fs[i] = catalogField(f)
+		}
+		return arrow.StructOf(fs...)
+	}
+	return t
+}
+
 // veloxView is what survives a trip through Velox notation: every field
 // nullable, no comments, one timestamp kind.
 func veloxView(s *arrow.Schema) *arrow.Schema {

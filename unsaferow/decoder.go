@@ -31,7 +31,10 @@ func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 	if err := checkMapKeys(plan.Fields); err != nil {
 		return nil, err
 	}
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	d := &Decoder{plan: plan, mem: cfg.mem, fixedOnly: fixedOnly(plan.Fields)}
 	d.pool.New = func() any { return new(scratch) }
 	return d, nil

@@ -66,7 +66,10 @@ const maxEncodedRowSize = math.MaxInt32
 // says; see WithTruncate for values a conversion would lose. Types without
 // an UnsafeRow counterpart fail with rowbridge.ErrUnsupportedType.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	if cfg.flavor != Spark && cfg.flavor != Velox {
 		return nil, fmt.Errorf("unsaferow: unknown flavor %v", cfg.flavor)
 	}

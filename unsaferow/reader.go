@@ -35,7 +35,10 @@ var _ array.RecordReader = (*Reader)(nil)
 // benchmark shapes, BenchmarkReader in unsaferow). Such buffers are not
 // zeroed: the decoder writes every byte a batch exposes.
 func NewReader(r io.Reader, schema *arrow.Schema, opts ...Option) (*Reader, error) {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	if !cfg.memSet {
 		opts = append(opts, WithAllocator(arrowvec.NewRecyclingAllocator(ReaderIdleBytes)))
 	}

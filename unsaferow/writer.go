@@ -13,7 +13,10 @@ type Writer struct{ w *rowstream.Writer }
 // NewWriter returns a Writer of schema's batches to w, framed as
 // WithFraming says; in the Velox framing WithCodec compresses row groups.
 func NewWriter(w io.Writer, schema *arrow.Schema, opts ...Option) (*Writer, error) {
-	cfg := newConfig(opts)
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
 	enc, err := NewEncoder(schema, opts...)
 	if err != nil {
 		return nil, err

@@ -88,9 +88,14 @@ func TestCorruptArrowInputFailsWithOneLine(t *testing.T) {
 				args = append(args, "--format", "unsaferow")
 			}
 			msg := "rowbridge " + cmd + ": reading Arrow IPC file: malformed input at byte …"
+			msgStdin, code := msg, 1
+			if cmd == "schema" { // a bad schema is a usage error, from every command
+				msg = "rowbridge schema: bad schema in " + path + ": reading Arrow IPC file: malformed input at byte …"
+				msgStdin, code = "rowbridge schema: bad schema on stdin: reading Arrow IPC file: malformed input at byte …", 2
+			}
 			cases = append(cases,
-				cliFailure{cmd + " " + name + " file", nil, args, 1, msg},
-				cliFailure{cmd + " " + name + " stdin", data, append(args[1:], "-"), 1, msg})
+				cliFailure{cmd + " " + name + " file", nil, args, code, msg},
+				cliFailure{cmd + " " + name + " stdin", data, append(args[1:], "-"), code, msgStdin})
 		}
 		for _, tc := range cases {
 			t.Run(tc.name, func(t *testing.T) {

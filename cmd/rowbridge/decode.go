@@ -1,17 +1,14 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/ddl"
 )
 
 func init() {
@@ -45,7 +42,7 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	)
 	stream.declare(fs)
 	noProgress := declareProgress(fs)
-	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE to read it from a file (required)")
+	fs.StringVar(&schema, "schema", "", schemaFlagUsage+" (required)")
 	fs.IntVar(&batchRows, "batch-rows", 4096, "most rows per Arrow record batch")
 	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file or jsonl")
 	fs.StringVar(&out, "o", "", "output file (default stdout); a file there is replaced only when the command succeeds")
@@ -84,39 +81,6 @@ func decodeOutput(e *env, to, out, schema string) (sink, *arrow.Schema, error) {
 		return nil, nil, err
 	}
 	return sink, sc, nil
-}
-
-// loadSchema parses --schema, reading it from a file for @FILE. A blank
-// schema is a usage error.
-func loadSchema(s string) (*arrow.Schema, error) {
-	if s == "" {
-		return nil, usagef("--schema is required (for example --schema 'id BIGINT, name STRING')")
-	}
-	if path, ok := strings.CutPrefix(s, "@"); ok {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, wrapf(err, "--schema")
-		}
-		if strings.TrimSpace(string(b)) == "" {
-			return nil, usagef("--schema @%s: the file is empty (a schema of no columns is written struct<>)", path)
-		}
-		s = string(b)
-	}
-	// The DDL of no columns is the empty string, but a blank --schema is
-	// far likelier a mistake (an unset shell variable) than a wish to
-	// decode rows of no columns.
-	if strings.TrimSpace(s) == "" {
-		return nil, usagef("--schema is empty (a schema of no columns is written struct<>)")
-	}
-	sc, err := ddl.Parse(s)
-	if err != nil {
-		var se *ddl.SyntaxError
-		if errors.As(err, &se) {
-			return nil, usagef("--schema: %v", err)
-		}
-		return nil, wrapf(err, "--schema")
-	}
-	return sc, nil
 }
 
 func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, sink sink, out io.Writer, prog *progress) error {

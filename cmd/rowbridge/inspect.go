@@ -47,7 +47,7 @@ func inspectFlags(fs *flag.FlagSet) func(*env, []string) error {
 	)
 	stream.declare(fs)
 	fs.Lookup("format").Usage = "input: unsaferow, compactrow or arrow (default arrow when the input starts with Arrow IPC magic)"
-	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE (row streams only)")
+	fs.StringVar(&schema, "schema", "", schemaFlagUsage+" (row streams only)")
 	fs.IntVar(&rows, "rows", 10, "rows to show")
 	fs.BoolVar(&count, "count", false, "read to the end and report the total row count")
 	fs.BoolVar(&jsonl, "json", false, "print only the rows, as JSON lines (the decode --to jsonl form)")

@@ -59,12 +59,13 @@ type env struct {
 }
 
 // usageError marks a mistake in how the command was called (exit code 2).
-type usageError struct{ msg string }
+// A detail, if any, is shown on the lines before the message.
+type usageError struct{ msg, detail string }
 
 func (e *usageError) Error() string { return e.msg }
 
 func usagef(format string, args ...any) error {
-	return &usageError{fmt.Sprintf(format, args...)}
+	return &usageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // Exit codes.
@@ -98,6 +99,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	}
 	name := args[0]
 	switch name {
+	case "--version", "-version":
+		name = "version" // 'rowbridge --version' is 'rowbridge version'
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 && !isHelpFlag(args[1]) {
 			c, ok := commands[args[1]]
@@ -161,6 +164,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	msg := oneLine(err.Error())
 	var ue *usageError
 	if errors.As(err, &ue) || isFlagError(err) {
+		if ue != nil && ue.detail != "" {
+			fmt.Fprintln(stderr, ue.detail)
+		}
 		fmt.Fprintf(stderr, "rowbridge %s: %s (see 'rowbridge %s -h')\n", c.name, msg, c.name)
 		return exitUsage
 	}

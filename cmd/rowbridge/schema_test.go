@@ -96,26 +96,46 @@ func mustCLI(t *testing.T, stdin []byte, args ...string) string {
 
 func TestSchemaKeepsWhatSparkNotationsSay(t *testing.T) {
 	// NOT NULL, comments, NTZ timestamps and odd names survive DDL and
-	// catalog strings, in files as well as on the command line.
+	// Spark's JSON, in files as well as on the command line.
 	const text = "id BIGINT NOT NULL COMMENT 'the key', `weird name` STRING COMMENT 'it\\'s \\\\ here', " +
 		"at TIMESTAMP_NTZ, s STRUCT<x: INT NOT NULL COMMENT 'x'>"
 	want, err := ddl.ParseDDL(text)
 	require.NoError(t, err)
 	require.False(t, want.Field(0).Nullable)
-	catalog := schemaCLI(t, nil, "--to", "catalog", text)
-	require.Equal(t, "struct<id:bigint not null comment 'the key',`weird name`:string comment 'it\\'s \\\\ here',"+
-		"at:timestamp_ntz,s:struct<x:int not null comment 'x'>>", catalog)
 	path := filepath.Join(t.TempDir(), "schema.txt")
-	require.NoError(t, os.WriteFile(path, []byte(catalog+"\n"), 0o644))
-	for _, args := range [][]string{{path}, {"@" + path}, {"--from", "catalog", path}} {
-		back := schemaCLI(t, nil, append([]string{"--to", "ddl"}, args...)...)
-		got, err := ddl.ParseDDL(back)
-		require.NoError(t, err, back)
-		require.True(t, want.Equal(got), "want %v\ngot  %v", want, got)
+	for _, to := range []string{"ddl", "json"} {
+		out := schemaCLI(t, nil, "--to", to, text)
+		require.NoError(t, os.WriteFile(path, []byte(out+"\n"), 0o644))
+		for _, args := range [][]string{{path}, {"@" + path}, {"--from", to, path}, {out}} {
+			back := schemaCLI(t, nil, append([]string{"--to", "ddl"}, args...)...)
+			got, err := ddl.ParseDDL(back)
+			require.NoError(t, err, back)
+			require.True(t, want.Equal(got), "%s: want %v\ngot  %v", to, want, got)
+		}
 	}
 }
 
+// schema --to catalog prints Spark's catalogString, which says neither NOT
+// NULL nor comments, and notes on stderr what it dropped.
+func TestSchemaToCatalogIsSparksCatalogString(t *testing.T) {
+	out, stderr, code := cli(t, nil, "schema", "--to", "catalog",
+		"id BIGINT NOT NULL COMMENT 'k', `a b` ARRAY<STRING>, m MAP<STRING, DECIMAL(10,2)>, s STRUCT<x: INT NOT NULL, t: TIMESTAMP_NTZ, v: VOID>")
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, "struct<id:bigint,`a b`:array<string>,m:map<string,decimal(10,2)>,s:struct<x:int,t:timestamp_ntz,v:void>>\n", string(out))
+	require.Equal(t, "rowbridge schema: note: Spark's catalog strings say neither NOT NULL nor comments; dropped for id, s.x\n", stderr)
+	_, stderr, code = cli(t, nil, "schema", "--to", "catalog", "a INT")
+	require.Equal(t, 0, code, stderr)
+	require.Empty(t, stderr)
+}
+
 func TestSchemaToSparkJSON(t *testing.T) {
+	// The JSON reads back, with nullability at every level.
+	const nested = `{"type":"struct","fields":[{"name":"l","type":{"type":"array","elementType":"long","containsNull":false},"nullable":false,"metadata":{}},` +
+		`{"name":"m","type":{"type":"map","keyType":"string","valueType":"double","valueContainsNull":false},"nullable":true,"metadata":{"comment":"c"}}]}`
+	require.Equal(t, nested, schemaCLI(t, nil, "--to", "json", nested))
+	require.Equal(t, nested, schemaCLI(t, []byte(nested), "--from", "json", "--to", "json", "-"))
+	require.Equal(t, "l ARRAY<BIGINT> NOT NULL, m MAP<STRING, DOUBLE> COMMENT 'c'", schemaCLI(t, nil, nested))
+
 	got := schemaCLI(t, nil, "--to", "json", sampleDDL)
 	require.Equal(t, `{"type":"struct","fields":[`+
 		`{"name":"id","type":"long","nullable":false,"metadata":{}},`+
@@ -151,49 +171,55 @@ func TestSchemaToSparkJSON(t *testing.T) {
 
 func TestSchemaSyntaxErrorShowsCaret(t *testing.T) {
 	_, stderr, code := cli(t, nil, "schema", "a INT, b STRNG")
-	require.Equal(t, 1, code)
+	require.Equal(t, 2, code)
 	require.Equal(t, "  a INT, b STRNG\n"+
 		"           ^\n"+
-		"rowbridge schema: ddl: column 10: unknown type \"STRNG\"\n", stderr)
+		"rowbridge schema: bad schema: column 10: unknown type \"STRNG\" (see 'rowbridge schema -h')\n", stderr)
 
-	// In a file the message names the line, and the caret shows that line.
+	// In a file the message names the file and the line, and the caret shows that line.
 	path := filepath.Join(t.TempDir(), "bad.ddl")
 	require.NoError(t, os.WriteFile(path, []byte("ROW(\n\ta BIGINT,\n\tb MAP(VARCHAR BIGINT)\n)\n"), 0o644))
 	_, stderr, code = cli(t, nil, "schema", "--to", "catalog", path)
-	require.Equal(t, 1, code)
+	require.Equal(t, 2, code)
 	lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
 	require.Len(t, lines, 3, stderr)
 	require.Equal(t, "  \tb MAP(VARCHAR BIGINT)", lines[0])
 	require.Equal(t, "  \t"+strings.Repeat(" ", len("b MAP(VARCHAR "))+"^", lines[1])
-	require.True(t, strings.HasPrefix(lines[2], "rowbridge schema: ddl: line 3, column 16: "), lines[2])
+	require.True(t, strings.HasPrefix(lines[2], "rowbridge schema: bad schema in "+path+": line 3, column 16: "), lines[2])
 
 	// A forced notation that does not match is a syntax error too.
 	_, stderr, code = cli(t, nil, "schema", "--from", "velox", "a INT")
-	require.Equal(t, 1, code)
-	require.Equal(t, "  a INT\n  ^\nrowbridge schema: ddl: column 1: expected ROW(...\n", stderr)
+	require.Equal(t, 2, code)
+	require.Equal(t, "  a INT\n  ^\nrowbridge schema: bad schema: column 1: expected ROW(... (see 'rowbridge schema -h')\n", stderr)
 }
 
 func TestSchemaErrors(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	dir := t.TempDir()
-	unsigned := filepath.Join(dir, "unsigned.arrow")
-	require.NoError(t, os.WriteFile(unsigned, writeArrowFile(t,
-		arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.PrimitiveTypes.Uint32}}, nil), nil, mem), 0o644))
+	timeFile := filepath.Join(dir, "time.arrow")
+	require.NoError(t, os.WriteFile(timeFile, writeArrowFile(t,
+		arrow.NewSchema([]arrow.Field{{Name: "t", Type: arrow.FixedWidthTypes.Time32s}}, nil), nil, mem), 0o644))
+	text := filepath.Join(dir, "text.ddl")
+	require.NoError(t, os.WriteFile(text, []byte("a INT"), 0o644))
 	requireFailures(t, "schema", []cliFailure{
 		{"no argument", nil, nil, 2, "rowbridge schema: want one schema, @FILE, FILE or - (stdin), got 0 arguments (see 'rowbridge schema -h')"},
 		{"two arguments", nil, []string{"a INT", "b INT"}, 2, "rowbridge schema: want one schema, @FILE, FILE or - (stdin), got 2 arguments…"},
-		{"unknown from", nil, []string{"--from", "avro", "a INT"}, 2, `rowbridge schema: unknown --from "avro" (want auto, ddl, catalog, velox or arrow) (see 'rowbridge schema -h')`},
-		{"unknown to", nil, []string{"--to", "sql", "a INT"}, 2, `rowbridge schema: unknown --to "sql" (want ddl, catalog, velox, arrow or json) (see 'rowbridge schema -h')`},
+		{"unknown from", nil, []string{"--from", "avro", "a INT"}, 2, `rowbridge schema: unknown --from "avro" (want auto, ddl, catalog, velox, json, arrow or parquet) (see 'rowbridge schema -h')`},
+		{"unknown to", nil, []string{"--to", "sql", "a INT"}, 2, `rowbridge schema: unknown --to "sql" (want ddl, catalog, velox, json or arrow) (see 'rowbridge schema -h')`},
 		{"unknown flag", nil, []string{"--pretty", "a INT"}, 2, "rowbridge schema: flag provided but not defined: -pretty…"},
-		{"missing @file", nil, []string{"@" + filepath.Join(dir, "absent.ddl")}, 1, "rowbridge schema: open …"},
-		{"missing arrow file", nil, []string{"--from", "arrow", filepath.Join(dir, "absent.arrow")}, 1, "rowbridge schema: open …"},
-		{"arrow from text", []byte("a INT"), []string{"--from", "arrow", "-"}, 1, "rowbridge schema: reading Arrow IPC stream: …"},
-		{"unsupported arrow type", nil, []string{unsigned}, 1, "rowbridge schema: ddl: arrow type uint32: unsupported type"},
-		{"unsupported arrow type to json", nil, []string{"--to", "json", unsigned}, 1, "rowbridge schema: ddl: arrow type uint32: unsupported type"},
+		{"missing @file", nil, []string{"@" + filepath.Join(dir, "absent.ddl")}, 2, "rowbridge schema: bad schema: open " + filepath.Join(dir, "absent.ddl") + ": no such file or directory (see 'rowbridge schema -h')"},
+		{"missing arrow file", nil, []string{"--from", "arrow", filepath.Join(dir, "absent.arrow")}, 2, "rowbridge schema: bad schema: open …"},
+		{"directory", nil, []string{"@" + dir}, 2, "rowbridge schema: bad schema in " + dir + ": it is a directory (see 'rowbridge schema -h')"},
+		{"arrow from text", []byte("a INT"), []string{"--from", "arrow", "-"}, 2, `rowbridge schema: bad schema on stdin: it is not an Arrow IPC file or stream (no magic "ARROW1" or continuation marker at its start) (see 'rowbridge schema -h')`},
+		{"arrow from text file", nil, []string{"--from", "arrow", text}, 2, "rowbridge schema: bad schema in " + text + `: it is not an Arrow IPC file or stream…`},
+		{"parquet from text file", nil, []string{"--from", "parquet", text}, 2, "rowbridge schema: bad schema in " + text + `: it is not a Parquet file (no magic "PAR1" at its start) (see 'rowbridge schema -h')`},
+		{"text from arrow file", nil, []string{"--from", "ddl", timeFile}, 2, "rowbridge schema: bad schema in " + timeFile + ": --from ddl wants schema text, and this is Arrow IPC data (see 'rowbridge schema -h')"},
+		{"arrow from empty stdin", nil, []string{"--from", "arrow", "-"}, 2, `rowbridge schema: bad schema on stdin: it is not an Arrow IPC file or stream…`},
+		{"unsupported arrow type", nil, []string{timeFile}, 2, "rowbridge schema: bad schema in " + timeFile + ": field t: arrow type time32[s] has no Spark type: unsupported type (see 'rowbridge schema -h')"},
+		{"unsupported arrow type to json", nil, []string{"--to", "json", timeFile}, 2, "rowbridge schema: bad schema in " + timeFile + ": field t: arrow type time32[s] has no Spark type…"},
+		{"empty", nil, []string{" "}, 2, "rowbridge schema: bad schema: it is empty (a schema of no columns is written struct<>) (see 'rowbridge schema -h')"},
 	})
-	// Arrow's own notation shows what Spark's cannot.
-	require.Equal(t, "schema:\n  fields: 1\n    - u: type=uint32", mustCLI(t, nil, "--to", "arrow", unsigned))
 }
 
 // Velox type strings have no NOT NULL: the conversion says what it drops,

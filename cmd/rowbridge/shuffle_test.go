@@ -246,7 +246,7 @@ func TestShuffleDecodeUsageErrors(t *testing.T) {
 	requireFailures(t, "shuffle", []cliFailure{
 		{name: "no dir", args: []string{"decode", "--schema", "id INT"}, code: 2, msg: "rowbridge shuffle decode: no DIR given (…"},
 		{name: "no schema", args: []string{"decode", fx.dirs[0]}, code: 2, msg: "rowbridge shuffle decode: --schema is required (for example --schema 'id BIGINT, name STRING')" + see},
-		{name: "empty schema", args: []string{"decode", "--schema", " ", fx.dirs[0]}, code: 2, msg: "rowbridge shuffle decode: --schema is empty (a schema of no columns is written struct<>)" + see},
+		{name: "empty schema", args: []string{"decode", "--schema", " ", fx.dirs[0]}, code: 2, msg: "rowbridge shuffle decode: bad schema: it is empty (a schema of no columns is written struct<>)" + see},
 		{name: "reversed range", args: withDirs("--shuffle", "0", "--partitions", "3-1"), code: 2, msg: "rowbridge shuffle decode: --partitions 3-1: the last partition is below the first" + see},
 		{name: "bad range", args: withDirs("--shuffle", "0", "--partitions", "1-x"), code: 2, msg: `rowbridge shuffle decode: --partitions "1-x": want A-B, the first and last partition (for example 0-3), or one partition` + see},
 		{name: "negative range", args: withDirs("--shuffle", "0", "--partitions", "-1-2"), code: 2, msg: `rowbridge shuffle decode: --partitions "-1-2": want …`},

@@ -22,6 +22,9 @@ type Converter struct {
 // day) are rounded down instead of failing. Field names, nullability and
 // metadata carry over; only types change.
 func New(schema *arrow.Schema, truncate bool) (*Converter, error) {
+	if schema == nil {
+		return nil, fmt.Errorf("a nil schema: %w", arrow.ErrInvalid)
+	}
 	c := &Converter{in: schema, cols: make([]*node, schema.NumFields()), same: true, truncate: truncate}
 	fields := make([]arrow.Field, schema.NumFields())
 	for i, f := range schema.Fields() {
