@@ -1,6 +1,8 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"io"
 	"os"
 
@@ -42,7 +44,14 @@ func convert(e *env, verb string, args []string, path string, noProgress bool, r
 	if err != nil {
 		return err
 	}
-	return o.finish(run(in, o, prog))
+	err = run(in, o, prog)
+	if err != nil && input != "-" {
+		var ue *usageError
+		if !errors.As(err, &ue) {
+			err = fmt.Errorf("%s: %w", input, err) // say which file the bytes came from
+		}
+	}
+	return o.finish(err)
 }
 
 // refuseTerminal stops binary output from going to a terminal, where it
