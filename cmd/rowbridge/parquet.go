@@ -29,13 +29,17 @@ import (
 const toParquet = "parquet"
 
 // The bounds of a row group that decode writes: a row group is closed
-// once it holds parquetRowGroupRows rows or parquetRowGroupBytes bytes of
-// encoded (compressed) pages, whichever comes first. A row group is
-// buffered in memory until it is closed, so the bytes bound is also what
-// the writer holds. Variables so that tests can lower them.
+// once it holds parquetRowGroupRows rows, or once the batches written to
+// it hold parquetRowGroupBytes bytes of Arrow data (their buffers, as
+// decode holds them in memory: about what the values take uncompressed),
+// at the end of the batch that passes the bound. Until it is closed a row
+// group is buffered in memory, encoded and compressed, so the bytes bound
+// also bounds what the writer holds. Variables so that tests can lower
+// them; parquetPageBytes is arrow-go's default data page size.
 var (
 	parquetRowGroupRows  int64 = 1 << 20
 	parquetRowGroupBytes int64 = 128 << 20
+	parquetPageBytes     int64 = 1 << 20
 )
 
 // parquetCodecs are the values of --parquet-codec: the codecs arrow-go
@@ -73,6 +77,7 @@ func parquetSink(codec compress.Compression) sink {
 			parquet.WithAllocator(mem),
 			parquet.WithCompression(codec),
 			parquet.WithMaxRowGroupLength(parquetRowGroupRows),
+			parquet.WithDataPageSize(parquetPageBytes),
 			parquet.WithCreatedBy("rowbridge"),
 		)
 		// The stored Arrow schema brings back what Parquet has no type for
@@ -88,25 +93,60 @@ func parquetSink(codec compress.Compression) sink {
 }
 
 // parquetWriter writes batches into buffered row groups as they arrive,
-// starting a new row group once the current one has reached
-// parquetRowGroupBytes (arrow-go splits at parquetRowGroupRows itself).
+// starting a new row group when the current one has reached a bound.
 type parquetWriter struct {
-	fw *pqarrow.FileWriter
+	fw         *pqarrow.FileWriter
+	groupRows  int64 // in the current row group
+	groupBytes int64 // of Arrow data written to the current row group
 }
 
 func (p *parquetWriter) Write(rec arrow.RecordBatch) error {
-	if rec.NumRows() == 0 {
-		return nil
-	}
-	if n, _ := p.fw.RowGroupNumRows(); n > 0 && p.fw.RowGroupTotalBytesWritten() >= parquetRowGroupBytes {
-		if err := p.fw.NewBufferedRowGroupChecked(); err != nil {
+	n := rec.NumRows()
+	size := recordBytes(rec)
+	for off := int64(0); off < n; {
+		if p.groupRows > 0 && (p.groupRows >= parquetRowGroupRows || p.groupBytes >= parquetRowGroupBytes) {
+			if err := p.fw.NewBufferedRowGroupChecked(); err != nil {
+				return wrapf(err, "writing Parquet")
+			}
+			p.groupRows, p.groupBytes = 0, 0
+		}
+		k := min(n-off, parquetRowGroupRows-p.groupRows)
+		part := rec
+		if k < n {
+			part = rec.NewSlice(off, off+k)
+		}
+		err := p.fw.WriteBuffered(part)
+		if k < n {
+			part.Release()
+		}
+		if err != nil {
 			return wrapf(err, "writing Parquet")
 		}
-	}
-	if err := p.fw.WriteBuffered(rec); err != nil {
-		return wrapf(err, "writing Parquet")
+		p.groupRows += k
+		p.groupBytes += size / n * k
+		off += k
 	}
 	return nil
+}
+
+// recordBytes is the size of rec's buffers, children included.
+func recordBytes(rec arrow.RecordBatch) int64 {
+	var n int64
+	var add func(d arrow.ArrayData)
+	add = func(d arrow.ArrayData) {
+		for _, b := range d.Buffers() {
+			if b != nil {
+				n += int64(b.Len())
+			}
+		}
+		for _, c := range d.Children() {
+			add(c)
+		}
+	}
+	for _, c := range rec.Columns() {
+		add(c.Data())
+	}
+	return n
 }
 
 func (p *parquetWriter) Close() error {
