@@ -28,10 +28,13 @@ type batchSource interface {
 }
 
 // openArrow reads in as an Arrow IPC file if it starts with the file
-// magic, else as an IPC stream.
+// magic, as Parquet if it starts with Parquet's, else as an IPC stream.
 func openArrow(in io.Reader, mem memory.Allocator) (batchSource, error) {
 	br := bufio.NewReaderSize(in, 64<<10)
 	head, _ := br.Peek(len(ipcverify.FileMagic))
+	if bytes.HasPrefix(head, parquetMagic) {
+		return openParquet(in, br, mem)
+	}
 	if bytes.Equal(head, ipcverify.FileMagic) {
 		// The file format needs random access: its footer is at the end.
 		data, err := io.ReadAll(br)

@@ -9,18 +9,20 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/compress"
 )
 
 func init() {
 	register(&command{
 		name:    "decode",
-		summary: "decode an UnsafeRow or CompactRow stream into Arrow IPC or JSON lines",
-		usage:   "--format unsaferow|compactrow --schema SCHEMA [--framing spark|velox] [--codec C] [--batch-rows N] [--to arrow-stream|arrow-file|jsonl] [-o OUT] [--no-progress] [IN]",
+		summary: "decode an UnsafeRow or CompactRow stream into Arrow IPC, Parquet or JSON lines",
+		usage:   "--format unsaferow|compactrow --schema SCHEMA [--framing spark|velox] [--codec C] [--batch-rows N] [--to arrow-stream|arrow-file|jsonl|parquet] [--parquet-codec C] [-o OUT] [--no-progress] [IN]",
 		examples: []string{
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to jsonl testdata/sample/unsaferow-spark.bin`,
 			`rowbridge decode --format compactrow --framing velox --codec lz4 --schema @testdata/sample/schema.ddl --to arrow-file -o rows.arrow testdata/sample/compactrow-velox-lz4.bin`,
 			`rowbridge encode --format unsaferow --codec lz4 testdata/sample/sample.arrow | rowbridge decode --format unsaferow --codec auto --schema @testdata/sample/schema.ddl --to jsonl   # Spark's lz4, snappy, zstd or lzf stream (or none), sniffed`,
 			`rowbridge decode --format unsaferow --schema 'id BIGINT, name STRING' --batch-rows 1024 < rows.bin > rows.arrow   # stdin to stdout, an Arrow IPC stream`,
+			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to parquet -o rows.parquet testdata/sample/unsaferow-spark.bin   # zstd; rowbridge encode reads it back`,
 		},
 		flags: decodeFlags,
 	})
@@ -31,6 +33,7 @@ const (
 	toArrowStream = "arrow-stream"
 	toArrowFile   = "arrow-file"
 	toJSONL       = "jsonl"
+	// toParquet is in parquet.go.
 )
 
 func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
@@ -39,12 +42,14 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		schema    string
 		batchRows int
 		to, out   string
+		pqCodec   string
 	)
 	stream.declare(fs)
 	noProgress := declareProgress(fs)
 	fs.StringVar(&schema, "schema", "", schemaFlagUsage+" (required)")
 	fs.IntVar(&batchRows, "batch-rows", 4096, "most rows per Arrow record batch")
-	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file or jsonl")
+	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file, jsonl or parquet")
+	fs.StringVar(&pqCodec, "parquet-codec", "zstd", "with --to parquet, the page codec: zstd, snappy, gzip, lz4 (LZ4_RAW), brotli or none; row groups hold at most 1Mi rows or 128 MiB")
 	fs.StringVar(&out, "o", "", "output file (default stdout); a file there is replaced only when the command succeeds")
 	return func(e *env, args []string) error {
 		layout, err := stream.resolve()
@@ -57,6 +62,15 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		sink, sc, err := decodeOutput(e, to, out, schema)
 		if err != nil {
 			return err
+		}
+		if strings.EqualFold(to, toParquet) {
+			codec, err := parseParquetCodec(pqCodec)
+			if err != nil {
+				return err
+			}
+			sink = parquetSink(codec)
+		} else if flagSet(fs, "parquet-codec") {
+			return usagef("--parquet-codec applies to --to parquet only")
 		}
 		return convert(e, "decode", args, out, *noProgress, func(in io.Reader, o io.Writer, prog *progress) error {
 			return decode(layout, in, sc, batchRows, sink, o, prog)
@@ -138,8 +152,10 @@ func newSink(to string) (sink, error) {
 		return func(w io.Writer, s *arrow.Schema, _ memory.Allocator) (batchWriter, error) {
 			return &jsonlWriter{w: w}, nil
 		}, nil
+	case toParquet:
+		return parquetSink(compress.Codecs.Zstd), nil
 	}
-	return nil, usagef("unknown --to %q (want arrow-stream, arrow-file or jsonl)", to)
+	return nil, usagef("unknown --to %q (want arrow-stream, arrow-file, jsonl or parquet)", to)
 }
 
 // jsonlWriter writes one JSON object per row.

@@ -185,8 +185,6 @@ func schemaFromStdin(r io.Reader, from string) (*arrow.Schema, error) {
 	return schemaFromText(from, string(b), where)
 }
 
-var parquetMagic = []byte("PAR1")
-
 // sniffSchema tells from a file's first bytes whether it is Arrow IPC (a
 // file's magic or a stream's continuation marker), Parquet, or text ("").
 func sniffSchema(head []byte) string {

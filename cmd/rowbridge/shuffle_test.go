@@ -259,7 +259,7 @@ func TestShuffleDecodeUsageErrors(t *testing.T) {
 		{name: "velox codec", args: withDirs("--shuffle", "0", "--codec", "zlib"), code: 2, msg: "rowbridge shuffle decode: --codec zlib: Spark's codecs are lz4, snappy, zstd and lzf (or auto, none)" + see},
 		{name: "unknown codec", args: withDirs("--shuffle", "0", "--codec", "brotli"), code: 2, msg: "rowbridge shuffle decode: unknown --codec \"brotli\": Spark's codecs are lz4, snappy, zstd and lzf (or auto, none)" + see},
 		{name: "unknown checksum policy", args: withDirs("--shuffle", "0", "--checksum", "skip"), code: 2, msg: `rowbridge shuffle decode: unknown --checksum "skip" (want verify or ignore)` + see},
-		{name: "unknown output", args: withDirs("--shuffle", "0", "--to", "csv"), code: 2, msg: `rowbridge shuffle decode: unknown --to "csv" (want arrow-stream, arrow-file or jsonl)` + see},
+		{name: "unknown output", args: withDirs("--shuffle", "0", "--to", "csv"), code: 2, msg: `rowbridge shuffle decode: unknown --to "csv" (want arrow-stream, arrow-file, jsonl or parquet)` + see},
 		{name: "several shuffles", args: withDirs(), code: 2, msg: "rowbridge shuffle decode: --shuffle is required: " + dirs + " hold shuffles 0, 3, 5" + see},
 		{name: "unknown shuffle", args: withDirs("--shuffle", "4"), code: 1, msg: "rowbridge shuffle decode: --shuffle 4: no such shuffle in " + dirs + " (shuffles found: 0, 3, 5)"},
 		{name: "missing dir", args: []string{"decode", "--schema", "id INT", filepath.Join(fx.dirs[0], "nope")}, code: 1, msg: "rowbridge shuffle decode: stat " + filepath.Join(fx.dirs[0], "nope") + ": no such file or directory"},
