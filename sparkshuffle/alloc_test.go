@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rowbridge/rowbridge/internal/shuffletest"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/rowbridge/rowbridge/sparkshuffle"
 	"github.com/stretchr/testify/require"
 )
@@ -15,6 +16,9 @@ import (
 // from segment to segment; made anew for each, they grew by appending
 // (about four times a batch of garbage per segment).
 func TestSegmentsReuseBatchBuffers(t *testing.T) {
+	if testgen.RaceEnabled {
+		t.Skip("the race detector adds allocations of its own")
+	}
 	const rows = 6000 // more than a batch (4096 rows of 88 bytes: 360 KB)
 	seg := benchSegment(t, rows)
 	read := func(maps int) int64 {
