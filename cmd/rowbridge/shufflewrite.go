@@ -180,11 +180,6 @@ func writeShuffle(e *env, in io.Reader, dir, partitionBy string, partitions, shu
 		if !ok {
 			break
 		}
-		if rec.NumRows() == 0 {
-			// Nothing to write (and read from IPC, an empty batch may have
-			// nil buffers, on which sparkhash's hash of a boolean panics).
-			continue
-		}
 		if dst, err = part.Partitions(rec, dst); err != nil {
 			return err
 		}
