@@ -180,7 +180,7 @@ func createTemp(what, target string, old fs.FileInfo) (*output, error) {
 	}
 	for range 100 {
 		name := filepath.Join(dir, prefix+strconv.FormatUint(rand.Uint64(), 36)+".tmp")
-		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		f, err := temps.create(name, perm)
 		if errors.Is(err, fs.ErrExist) {
 			continue
 		}
@@ -196,10 +196,10 @@ func createTemp(what, target string, old fs.FileInfo) (*output, error) {
 			if err := f.Chmod(old.Mode().Perm()); err != nil {
 				f.Close()
 				os.Remove(name)
+				temps.done(name)
 				return nil, err
 			}
 		}
-		temps.add(name)
 		return &output{Writer: bufio.NewWriterSize(f, 64<<10), f: f, target: target}, nil
 	}
 	return nil, fmt.Errorf("%s: cannot create a file in %s: every name tried exists", what, dir)
@@ -214,10 +214,18 @@ type tempFiles struct {
 
 var temps = tempFiles{names: map[string]bool{}}
 
-func (t *tempFiles) add(name string) {
+// create creates the temporary file name and records it in one step
+// under the lock, so that an interrupt either comes first (and the file is
+// never created: the handler holds the lock until the exit) or finds it
+// recorded and removes it.
+func (t *tempFiles) create(name string, perm fs.FileMode) (*os.File, error) {
 	t.Lock()
-	t.names[name] = true
-	t.Unlock()
+	defer t.Unlock()
+	f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+	if err == nil {
+		t.names[name] = true
+	}
+	return f, err
 }
 
 func (t *tempFiles) done(name string) {
