@@ -229,7 +229,8 @@ const castReference = "try_cast(valid)"
 
 // ReferenceName picks the case a group is compared with: try_cast(valid)
 // in a cast group, the builder baseline with Setup's allocator in a
-// deserialize group, the group's first case otherwise. It returns "" when
+// deserialize group, the row-at-a-time encoder in a serialize group, the
+// group's first case otherwise. It returns "" when
 // the group's reference is not among names.
 func ReferenceName(group string, names []string) string {
 	want := ""
@@ -238,6 +239,8 @@ func ReferenceName(group string, names []string) string {
 		want = castReference
 	case strings.HasPrefix(group, OpDeserialize+"/"):
 		want = rowCaseName(ImplBuilder, OpDeserialize, strings.TrimPrefix(group, OpDeserialize+"/"), false)
+	case strings.HasPrefix(group, OpSerialize+"/"):
+		want = rowCaseName(ImplBuilder, OpSerialize, strings.TrimPrefix(group, OpSerialize+"/"), false)
 	case len(names) > 0:
 		return names[0]
 	}

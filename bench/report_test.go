@@ -58,7 +58,10 @@ func TestReferenceName(t *testing.T) {
 	assert.Equal(t, "builder_deserialize_maps", ReferenceName("deserialize/maps",
 		[]string{"unsafe_deserialize_maps", "builder_deserialize_maps_recycled", "builder_deserialize_maps"}))
 	assert.Equal(t, "", ReferenceName("deserialize/maps", []string{"unsafe_deserialize_maps"}))
-	assert.Equal(t, "unsafe_serialize_maps", ReferenceName("serialize/maps", []string{"unsafe_serialize_maps", "compact_serialize_maps"}))
+	assert.Equal(t, "builder_serialize_maps", ReferenceName("serialize/maps",
+		[]string{"unsafe_serialize_maps", "builder_serialize_maps", "compact_serialize_maps"}))
+	assert.Equal(t, "", ReferenceName("serialize/maps", []string{"unsafe_serialize_maps", "compact_serialize_maps"}))
+	assert.Equal(t, "decode_a", ReferenceName("other", []string{"decode_a", "decode_b"}))
 }
 
 func TestRunFiltersAndCompares(t *testing.T) {

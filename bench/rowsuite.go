@@ -35,7 +35,7 @@ const (
 
 	ImplUnsafe  = "unsafe"  // package unsaferow (Velox flavour)
 	ImplCompact = "compact" // package compactrow
-	ImplBuilder = "builder" // BuilderDecoder, the row-at-a-time baseline
+	ImplBuilder = "builder" // BuilderDecoder and RowAtATimeEncoder, the row-at-a-time baselines
 
 	suffixRecycled = "_recycled"
 )
@@ -54,7 +54,7 @@ func RowCases() []Case {
 		if bc.Name == "decimals" {
 			impls = []string{ImplUnsafe}
 		}
-		for _, impl := range impls {
+		for _, impl := range append([]string{ImplBuilder}, impls...) {
 			cases = append(cases, serializeCase(bc, impl))
 		}
 		for _, recycled := range []bool{false, true} {
@@ -123,7 +123,13 @@ func serializeCase(bc testgen.BenchCase, impl string) Case {
 		Rows:  rowBenchRows,
 		Setup: func(mem memory.Allocator) (func() error, func()) {
 			rec := testgen.BenchBatch(mem, bc.Name, rowBenchRows, rowBenchSeed)
-			enc, err := newRowEncoder(impl, bc.Schema)
+			var enc rowEncoder
+			var err error
+			if impl == ImplBuilder {
+				enc, err = NewRowAtATimeEncoder(bc.Schema, true)
+			} else {
+				enc, err = newRowEncoder(impl, bc.Schema)
+			}
 			if err != nil {
 				rec.Release()
 				return failing(err), func() {}

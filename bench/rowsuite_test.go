@@ -35,8 +35,8 @@ func BenchmarkSuite(b *testing.B) {
 
 func TestRowCasesNames(t *testing.T) {
 	cases := RowCases()
-	// 9 shapes x (2 serialize + 6 deserialize) + decimals x (1 + 4).
-	require.Len(t, cases, 9*8+5)
+	// 9 shapes x (3 serialize + 6 deserialize) + decimals x (2 + 4).
+	require.Len(t, cases, 9*9+6)
 	seen := map[string]bool{}
 	for _, c := range cases {
 		key := c.Group + "/" + c.Name
@@ -50,6 +50,7 @@ func TestRowCasesNames(t *testing.T) {
 	for _, name := range []string{
 		"serialize/fixedWidth5/unsafe_serialize_fixedWidth5",
 		"serialize/maps/compact_serialize_maps",
+		"serialize/nestedArrays/builder_serialize_nestedArrays",
 		"deserialize/strings1/builder_deserialize_strings1",
 		"deserialize/nestedArrays/compact_deserialize_nestedArrays_recycled",
 		"deserialize/decimals/unsafe_deserialize_decimals",
