@@ -81,7 +81,7 @@ func TestRunFiltersAndCompares(t *testing.T) {
 	assert.Greater(t, fast.Relative, 150.0, "a 4x faster case is well above 100%%")
 	assert.InDelta(t, 33.9, fast.VeloxNsPerRow, 1e-9)
 	assert.Zero(t, base.VeloxNsPerRow)
-	// Real encoded sizes come from the codecs (spec §6.4: 40+8L bytes, L≈9.5).
+	// Real encoded sizes come from the codecs (docs/velox-benchmarks.md, "Row serde: encoded sizes": 40+8L bytes, L≈9.5).
 	assert.InDelta(t, 110, fast.EncodedBytesPerRow, 15)
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
 
-// The Velox UnsafeRowSerializeBenchmark shape (spec §6.2): every iteration
+// The Velox UnsafeRowSerializeBenchmark shape (docs/velox-benchmarks.md, "Row serde: what is timed"): every iteration
 // encodes or decodes 1000 rows of VectorFuzzer-like data made with seed 1.
 const (
 	rowBenchRows = 1000
@@ -192,7 +192,7 @@ func deserializeRows(bc testgen.BenchCase, impl string, recycled bool, nrows int
 	}
 }
 
-// BytesPerRow is the mean size of the case's encoded rows (spec §6.4): what
+// BytesPerRow is the mean size of the case's encoded rows (docs/velox-benchmarks.md, "Row serde: encoded sizes"): what
 // it writes or reads, UnsafeRow for the builder baseline.
 func (r RowCase) BytesPerRow() (float64, error) {
 	key := r.Format() + "/" + r.Shape

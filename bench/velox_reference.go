@@ -1,7 +1,7 @@
 package bench
 
 // veloxDecodeMicros is Velox's published UnsafeRowFast::deserialize time in
-// µs per 1000 rows of UnsafeRowSerializeBenchmark (Velox #11936, spec §3.3;
+// µs per 1000 rows of UnsafeRowSerializeBenchmark (Velox #11936, docs/velox-benchmarks.md, "Row serde: Velox's published figures";
 // the author called them noisy). With 1000 rows per iteration the figure
 // is also ns per row.
 var veloxDecodeMicros = map[string]float64{

@@ -9,7 +9,7 @@ import (
 	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
-// The nine cases of Velox's row serde benchmark (spec §6.1-6.3): 1000 rows
+// The nine cases of Velox's row serde benchmark (docs/velox-benchmarks.md): 1000 rows
 // per op, VectorFuzzer-like data. Encode appends into reused Rows (the
 // steady state of a writer); decode takes the 1000 pre-split rows.
 const benchRows = 1000

@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Row sizes from row-formats.md §4.1 and the benchmark table of §6.4.
+// Row sizes from docs/row-layout.md ("CompactRow rows") and docs/velox-benchmarks.md ("Row serde: encoded sizes").
 func TestRowSizes(t *testing.T) {
 	i64, f64 := arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64
 	fw5 := []arrow.Field{nf("a", i64), nf("b", f64), nf("c", arrow.FixedWidthTypes.Boolean), nf("d", arrow.PrimitiveTypes.Int8), nf("e", arrow.PrimitiveTypes.Float32)}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The CompactRow parts of the spec's worked examples (row-formats.md §7),
+// The CompactRow parts of the worked examples of docs/row-examples.md,
 // one encoded row per JSON row, byte for byte.
 var goldenCases = []struct {
 	name   string
@@ -61,7 +61,7 @@ var goldenCases = []struct {
 			03 00 00 00 00 01 00 00 00 02 00 00 00 03 00 00 00 |
 			02 00 00 00 00 04 00 00 00 05 00 00 00 |
 			01 00 00 00 00 06 00 00 00`}},
-	// Not in the spec's examples; derived from the §4 rules.
+	// Not in docs/row-examples.md; derived from the CompactRow rules of docs/row-layout.md.
 	{"null nested struct takes no bytes", fields(nf("s", arrow.StructOf(nf("x", arrow.PrimitiveTypes.Int32))), nf("b", arrow.PrimitiveTypes.Int64)),
 		`[{"s":null,"b":5}]`,
 		[]string{"01 | 05 00 00 00 00 00 00 00"}},

@@ -29,7 +29,7 @@ func testCtx(t testing.TB, mem memory.Allocator) context.Context {
 	return compute.WithAllocator(compute.SetExecCtx(context.Background(), ectx), mem)
 }
 
-// publicCase is one of the public cases (spec §5).
+// publicCase is one of the public cases (docs/trycast-cases.md).
 type publicCase struct{ casttest.Case }
 
 func (c publicCase) dialect() trycast.Dialect {

@@ -154,7 +154,7 @@ func TestEmptyGroupsAndWrites(t *testing.T) {
 	}
 }
 
-// E1 of the spec: Velox serde streams with rows (1,"abc",NULL) and (2,"",NULL).
+// E1 of docs/row-examples.md: Velox serde streams with rows (1,"abc",NULL) and (2,"",NULL).
 var (
 	e1UnsafeRow1 = []byte{
 		0x04, 0, 0, 0, 0, 0, 0, 0,

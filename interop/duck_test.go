@@ -27,7 +27,7 @@ var duckAgree = []string{
 	"-2147483649", "00012", " +3 ", "+", "1 2",
 }
 
-// duckDiverge are strings Presto rejects (try-cast.md §2.1) but DuckDB
+// duckDiverge are strings Presto rejects (docs/trycast.md, "string → tinyint, smallint, integer, bigint") but DuckDB
 // converts: it rounds fractions, reads exponents, hex/binary prefixes and
 // digit separators. The value is DuckDB's.
 var duckDiverge = map[string]int32{

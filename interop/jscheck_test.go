@@ -78,8 +78,8 @@ func TestJSCheckerRejects(t *testing.T) {
 		manifest.Cases = append(manifest.Cases, jsCase{Name: a.name, Stream: "b.arrows", File: "b.arrow", Expect: name + ".json"})
 	}
 	// A column whose NullN() is 0 while its bitmap holds a null, as a stale
-	// null count from a compute kernel would leave it (arrow-go notes §1.5
-	// gotcha 1): the IPC writer trusts NullN, and the checker must notice.
+	// null count from a compute kernel would leave it (docs/arrow-go-pitfalls.md,
+	// "Stale null count of chunked results"): the IPC writer trusts NullN, and the checker must notice.
 	stale := staleNullCountBatch(t, mem)
 	defer stale.Release()
 	writeIPC(t, mem, stale.Schema(), filepath.Join(dir, "stale.arrows"), filepath.Join(dir, "stale.arrow"), stale)

@@ -18,7 +18,7 @@ import (
 )
 
 // tryCastInputs mixes strings every dialect accepts with ones Presto rejects
-// (spec try-cast.md §2.10), for several target types.
+// (docs/trycast.md, "string → tinyint, smallint, integer, bigint"), for several target types.
 var tryCastInputs = []string{
 	"42", "+42", "-0", "007", "  12  ", "", "-", "12.5", "1e3", "2147483648", "-2147483648",
 	"٣", "abc", "0x1F", "1_000", "9223372036854775807", "3.25", "-1.5e2", "NaN", "Infinity",
@@ -27,7 +27,7 @@ var tryCastInputs = []string{
 
 // tryCastInput returns the i-th input row (nil = null): the pool in a
 // shifting order, nulls only in the first chunk so that a stale null count
-// from the last chunk (arrow-go notes §1.5 gotcha 1) would show.
+// from the last chunk (docs/arrow-go-pitfalls.md, "Stale null count of chunked results") would show.
 func tryCastInput(i int) *string {
 	if i < 700 && i%7 == 3 {
 		return nil
@@ -173,7 +173,7 @@ func makeTryCastCases(t *testing.T, mem memory.Allocator, dir string) *tryCastCa
 	return tc
 }
 
-// checkKnownValues pins a few Presto results from the spec's cheat-sheet so
+// checkKnownValues pins a few Presto results from docs/trycast.md's integer table so
 // that the expectations themselves are not just whatever trycast returns.
 func (c *tryCastCases) checkKnownValues(t *testing.T) {
 	t.Helper()

@@ -8,7 +8,7 @@ import (
 )
 
 // publicCase is one entry of testdata/trycast_cases_public.json (a copy of
-// shared/testdata, format in spec §5) with its dialect resolved.
+// the public case file, format in docs/trycast-cases.md) with its dialect resolved.
 type publicCase struct {
 	casttest.Case
 	Dialect Dialect

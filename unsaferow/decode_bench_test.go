@@ -12,7 +12,7 @@ import (
 const benchRows = 1000
 
 // BenchmarkDecode times decoding 1000 pre-split rows of each Velox serde
-// benchmark case (spec §6) into a record batch, with Go memory and with a
+// benchmark case (docs/velox-benchmarks.md) into a record batch, with Go memory and with a
 // recycling allocator that hands released buffers back out.
 func BenchmarkDecode(b *testing.B) {
 	for _, c := range testgen.BenchCases() {

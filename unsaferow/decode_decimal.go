@@ -9,7 +9,7 @@ import (
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
-// Decimals (spec §1.4): precision <= 18 is an int64 unscaled value inline;
+// Decimals (docs/row-layout.md, "UnsafeRow decimals"): precision <= 18 is an int64 unscaled value inline;
 // larger precisions are Java BigInteger bytes (big-endian two's complement,
 // 1..16 bytes) behind an offset/size word. Arrow wants little-endian
 // decimal128 (low word first) whose magnitude fits the precision.

@@ -19,7 +19,7 @@ func view[T any](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/w)
 }
 
-// decodeSlots decodes a field stored in its slot (spec §1.2) for every
+// decodeSlots decodes a field stored in its slot (docs/row-layout.md, "UnsafeRow slots") for every
 // struct in spans: one loop per column, straight into the value buffer. Only
 // the value's own width is read from the slot.
 func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {

@@ -10,7 +10,7 @@ import (
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
-// Arrays (spec §1.6): numElements int64, an element null bitset of
+// Arrays (docs/row-layout.md, "UnsafeRow arrays"): numElements int64, an element null bitset of
 // 8*ceil(n/64) bytes, the element region, then variable-length payloads.
 // Decoding is two passes: counts (checked against each array's size) give
 // the Arrow offsets and the exact element total, then every element column

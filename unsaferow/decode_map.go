@@ -8,7 +8,7 @@ import (
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
-// decodeMap decodes the maps located by spans (spec §1.7): keyArrayBytes,
+// decodeMap decodes the maps located by spans (docs/row-layout.md, "UnsafeRow maps"): keyArrayBytes,
 // the key array at +8 and the value array right after it, which Velox
 // leaves unaligned. The key array's counts become the map offsets; the
 // value array must hold as many elements.

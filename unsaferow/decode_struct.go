@@ -10,7 +10,7 @@ import (
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
-// decodeStruct decodes the nested structs located by spans (spec §1.5).
+// decodeStruct decodes the nested structs located by spans (docs/row-layout.md, "UnsafeRow nested structs").
 // Like a top-level row, a struct is a multiple of 8 bytes, and exactly its
 // null bitset and slots when every field is fixed-width.
 func (st *decodeState) decodeStruct(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
@@ -155,7 +155,7 @@ type fieldSlot struct {
 }
 
 // decodeOutOfLine follows the offset/size word in the slot of a
-// variable-length field (spec §1.3) and decodes the values it points at.
+// variable-length field (docs/row-layout.md, "UnsafeRow variable-length values") and decodes the values it points at.
 func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	child := st.sc.push(len(spans))
 	defer st.sc.pop(len(spans))

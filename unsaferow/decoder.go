@@ -12,7 +12,7 @@ import (
 )
 
 // Decoder turns batches of UnsafeRow bytes into Arrow record batches. It
-// reads what Spark and Velox write alike (spec §1.11). A Decoder is safe for
+// reads what Spark and Velox write alike (docs/row-layout.md, "Spark and Velox differences"). A Decoder is safe for
 // concurrent use: every call takes its scratch space from a pool.
 type Decoder struct {
 	plan      *arrowvec.Plan

@@ -13,8 +13,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// The shapes of Velox's UnsafeRowSerializeBenchmark (spec §6.1) with data
-// like its VectorFuzzer defaults (§6.3): no nulls, 50-byte ASCII strings,
+// The shapes of Velox's UnsafeRowSerializeBenchmark (docs/velox-benchmarks.md, "Row serde: the cases") with data
+// like its VectorFuzzer defaults ("Row serde: the data"): no nulls, 50-byte ASCII strings,
 // container lengths uniform in [0, 19], inner nested-array lengths in {0, 1}.
 const encBenchRows = 1000
 
@@ -85,7 +85,7 @@ func (s encBenchShape) record(mem memory.Allocator, n int) arrow.RecordBatch {
 
 var decimalLimit38 = new(big.Int).Exp(big.NewInt(10), big.NewInt(38), nil)
 
-// fuzzAppend appends one non-null random value to b, following §6.3.
+// fuzzAppend appends one non-null random value to b, following docs/velox-benchmarks.md, "Row serde: the data".
 func fuzzAppend(rng *rand.Rand, b array.Builder) {
 	switch b := b.(type) {
 	case *array.Int64Builder:
@@ -146,7 +146,7 @@ func fuzzAppend(rng *rand.Rand, b array.Builder) {
 	}
 }
 
-// The UnsafeRow sizes of spec §6.4 for the benchmark shapes.
+// The UnsafeRow sizes of docs/velox-benchmarks.md, "Row serde: encoded sizes", for the benchmark shapes.
 func TestEncodeBenchShapeSizes(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)

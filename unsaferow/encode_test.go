@@ -91,7 +91,7 @@ func TestEncodeTwoRows(t *testing.T) {
 }
 
 // Spark pads fixed-width element regions to 8 bytes and counts the pad in
-// the size; Velox HEAD does not (spec §1.6, §1.11 item 1).
+// the size; Velox HEAD does not (docs/row-layout.md, "UnsafeRow arrays", "Spark and Velox differences" item 1).
 func TestEncodeArrayPadding(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -146,7 +146,7 @@ func TestEncodeMapValueAlignment(t *testing.T) {
 
 // Spark reserves 16 bytes for every long-decimal struct field, nulls
 // included, and keeps the offset in a null's slot; Velox reserves pad8(len)
-// and nothing for a null (spec §1.4). Arrays reserve pad8(len) in both.
+// and nothing for a null (docs/row-layout.md, "UnsafeRow decimals"). Arrays reserve pad8(len) in both.
 func TestEncodeLongDecimalReservation(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)

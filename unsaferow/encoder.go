@@ -23,7 +23,7 @@ import (
 // output up front is what makes every gap, pad and null slot zero, as both
 // Spark and Velox leave them.
 //
-// Value rules, beyond the plain mapping of spec §8.1:
+// Value rules, beyond the plain mapping of docs/row-layout.md, "Arrow types of decoded columns":
 //   - A decimal whose unscaled value does not fit its declared precision is
 //     an EncodeError wrapping rowbridge.ErrValue (Spark would have nulled it
 //     when it was computed, and the decoders reject it).

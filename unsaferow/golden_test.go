@@ -10,7 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// goldenRow is one worked example of the spec (§7): a schema, its value as
+// goldenRow is one worked example of docs/row-examples.md: a schema, its value as
 // Arrow JSON (array.RecordFromJSON, one object per row), and the exact bytes
 // Spark and Velox (HEAD) write for it. Both byte strings must decode to the
 // value; the Encoder must reproduce each flavour byte for byte. The Velox
@@ -160,7 +160,7 @@ var goldenRows = []goldenRow{
 		velox:  `02000000 00000000  08000000 18000000  00000000 00000000  00000000 00000000`,
 	},
 	{
-		// Spark gives NullType elements 8 bytes, Velox none (spec §1.6).
+		// Spark gives NullType elements 8 bytes, Velox none (docs/row-layout.md, "UnsafeRow arrays").
 		name:   "array-of-nulltype",
 		schema: goldenSchema(nullable("a", listOfElem(arrow.Null))),
 		json:   `[{"a": [null, null]}]`,

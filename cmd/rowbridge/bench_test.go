@@ -28,7 +28,7 @@ func TestBenchTableAndPNG(t *testing.T) {
 			unsafe = strings.Fields(l)
 		}
 	}
-	// name, time, relative, rows/s, ns/row, cpu ns/row, velox, bytes/row (80: spec §6.4), B, allocs
+	// name, time, relative, rows/s, ns/row, cpu ns/row, velox, bytes/row (80: docs/velox-benchmarks.md, "Row serde: encoded sizes"), B, allocs
 	require.Len(t, unsafe, 10, text)
 	assert.True(t, strings.HasSuffix(unsafe[2], "%"), unsafe[2])
 	assert.Equal(t, "33.9", unsafe[6])

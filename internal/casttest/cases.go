@@ -1,5 +1,5 @@
 // Package casttest is test support for trycast and compute: it reads the
-// public try_cast cases (spec §5), names the Arrow type of each case type,
+// public try_cast cases (docs/trycast-cases.md), names the Arrow type of each case type,
 // builds case inputs and other values of their types, checks results
 // against a case, and readies allocation-count tests. Only tests import it; it cannot
 // import trycast, whose own tests use it.

@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
-// BenchCase is one schema of the Velox serde benchmark (spec §6.1). Velox
+// BenchCase is one schema of the Velox serde benchmark (docs/velox-benchmarks.md, "Row serde: the cases"). Velox
 // is the type as Velox writes it; Schema names the fields c0, c1, ...
 type BenchCase struct {
 	Name   string
@@ -33,7 +33,7 @@ var benchTypes = []struct{ name, velox string }{
 	{"decimals", "ROW(BIGINT, DECIMAL(12, 2), DECIMAL(38, 18))"},
 }
 
-// BenchCases returns the benchmark schemas in spec order.
+// BenchCases returns the benchmark schemas in the order of docs/velox-benchmarks.md.
 func BenchCases() []BenchCase {
 	out := make([]BenchCase, len(benchTypes))
 	for i, c := range benchTypes {
@@ -42,7 +42,7 @@ func BenchCases() []BenchCase {
 	return out
 }
 
-// Container sizing of Velox's VectorFuzzer defaults (spec §6.3).
+// Container sizing of Velox's VectorFuzzer defaults (docs/velox-benchmarks.md, "Row serde: the data").
 const (
 	benchContainerLength = 10
 	benchMaxElements     = 10000
@@ -50,7 +50,7 @@ const (
 )
 
 // BenchBatch returns rows rows of the named bench case with the data of
-// Velox's VectorFuzzer defaults (spec §6.3): no nulls, integers over their
+// Velox's VectorFuzzer defaults (docs/velox-benchmarks.md, "Row serde: the data"): no nulls, integers over their
 // full range, DOUBLE/REAL in [0,1), strings of exactly 50 ASCII characters
 // 33..126, container lengths drawn as rand % (2*avg) under an element budget
 // of min(containers*10, 10000) (so [0,19] for 1000 rows; the inner arrays of

@@ -26,7 +26,7 @@ func TestBenchCases(t *testing.T) {
 	assert.Equal(t, "decimal(38, 18)", dec.Field(2).Type.String())
 }
 
-// TestBenchBatchData checks the §6.3 data rules on 1000 rows of every case.
+// TestBenchBatchData checks the data rules of docs/velox-benchmarks.md ("Row serde: the data") on 1000 rows of every case.
 func TestBenchBatchData(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
