@@ -25,8 +25,8 @@ type Server struct {
 type served struct {
 	sh     *sparkshuffle.Shuffle
 	schema *arrow.Schema
-	ipc    []byte   // the schema serialized for FlightInfo and GetSchema
-	budget int64    // the most body bytes of one batch (see batchBudget)
+	ipc    []byte // the schema serialized for FlightInfo and GetSchema
+	budget int64  // the most body bytes of one batch (see batchBudget)
 }
 
 // New returns a Server of the shuffles of set given in schemas, each read
