@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"net"
+	"os"
 	"testing"
 	"time"
 
@@ -147,13 +148,13 @@ func serve(t *testing.T, srv *shuffleflight.Server) string {
 
 // serveStoppable starts srv and returns its address and the function that
 // stops it (gracefully, within grace) and returns Serve's result.
-func serveStoppable(t *testing.T, srv *shuffleflight.Server, grace time.Duration) (string, func() error) {
+func serveStoppable(t *testing.T, srv *shuffleflight.Server, grace time.Duration, opts ...grpc.ServerOption) (string, func() error) {
 	t.Helper()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(ctx, lis, grace) }()
+	go func() { done <- srv.Serve(ctx, lis, grace, opts...) }()
 	stopped := false
 	var result error
 	return lis.Addr().String(), func() error {
@@ -172,6 +173,11 @@ func newServer(t *testing.T, fx *fixture, mem memory.Allocator, opts ...shufflef
 	require.NoError(t, err)
 	return srv
 }
+
+// smallWindows keep gRPC's flow-control windows at 64 KiB (no growth by
+// bandwidth estimation), so that a stream of a few MiB is still running on
+// the server while its client waits.
+var smallWindows = []grpc.ServerOption{grpc.InitialWindowSize(64 << 10), grpc.InitialConnWindowSize(64 << 10)}
 
 // dial returns a Flight client of addr, closed when the test ends.
 func dial(t *testing.T, addr string, opts ...grpc.DialOption) flight.Client {
@@ -257,4 +263,16 @@ func withNullBuffers(d arrow.ArrayData) arrow.ArrayData {
 		c.Release()
 	}
 	return out
+}
+
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return b
+}
+
+func writeFileBytes(t *testing.T, path string, b []byte) {
+	t.Helper()
+	require.NoError(t, os.WriteFile(path, b, 0o644))
 }
