@@ -53,6 +53,10 @@ func rowsBytes(cols []arrow.Array, off, n int64) int64 {
 
 func pad8(n int64) int64 { return bitutil.CeilByte64(n) } // CeilByte64 rounds up to a multiple of 8
 
+// pad64 rounds up to a multiple of 64: the IPC writer pads the bitmaps it
+// copies, and may send a fixed-width buffer whole, to 64 bytes.
+func pad64(n int64) int64 { return (n + 63) &^ 63 }
+
 // dataBytes is the IPC body size of elements off..off+n of d (relative to
 // d's own offset), children included.
 func dataBytes(d arrow.ArrayData, off, n int64) int64 {
@@ -63,11 +67,11 @@ func dataBytes(d arrow.ArrayData, off, n int64) int64 {
 	bufs := d.Buffers()
 	var total int64
 	if d.NullN() != 0 {
-		total += pad8(bitutil.BytesForBits(n))
+		total += pad64(bitutil.BytesForBits(n))
 	}
 	switch t := d.DataType().(type) {
 	case *arrow.BooleanType:
-		total += pad8(bitutil.BytesForBits(n))
+		total += pad64(bitutil.BytesForBits(n))
 	case *arrow.StringType, *arrow.BinaryType:
 		offs := arrow.Int32Traits.CastFromBytes(bufs[1].Bytes())
 		total += pad8(4*(n+1)) + pad8(int64(offs[abs+n]-offs[abs]))
@@ -90,7 +94,7 @@ func dataBytes(d arrow.ArrayData, off, n int64) int64 {
 			total += dataBytes(c, abs, n)
 		}
 	case arrow.FixedWidthDataType:
-		total += pad8(n * int64(t.BitWidth()) / 8)
+		total += pad64(n * int64(t.BitWidth()) / 8)
 	default:
 		// A type a shuffle Reader does not make: its buffers and children
 		// in proportion to the elements asked for, rounded up.
