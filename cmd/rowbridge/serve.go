@@ -108,10 +108,12 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) error {
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
+		stopping := make(chan struct{})
 		go func() {
 			<-ctx.Done()
 			stop() // a second signal ends the process at once
 			log.Info("stopping: no new calls; running calls may finish", "grace", grace)
+			close(stopping)
 		}()
 		ids := make([]int, 0, len(schemas))
 		for _, s := range set.Shuffles() {
@@ -129,6 +131,7 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err := srv.Serve(ctx, lis, grace); err != nil {
 			return err
 		}
+		<-stopping // Serve returns nil only after ctx ended
 		log.Info("stopped")
 		return nil
 	}
