@@ -25,7 +25,7 @@ func init() {
 	register(&command{
 		name:    "serve",
 		summary: "serve the partitions of Spark shuffle files over Arrow Flight (gRPC), one endpoint per reduce partition",
-		usage:   "--schema SCHEMA [--addr HOST:PORT] [--shuffle N ...] [--token T|@FILE] [--codec auto] [--checksum verify|ignore] [--workers W] [--batch-rows R] [--max-message-size BYTES] [--grace D] DIR...",
+		usage:   "--schema SCHEMA [--addr HOST:PORT] [--shuffle N ...] [--token T|@FILE] [--codec auto] [--checksum verify|ignore] [--workers W] [--batch-rows R] [--max-message-size BYTES] [--grace D] [--location URI] DIR...",
 		examples: []string{
 			`rowbridge serve --schema @testdata/sample/shuffle/schema.ddl testdata/sample/shuffle   # prints grpc://127.0.0.1:PORT, logs calls on stderr`,
 			`rowbridge serve --addr 0.0.0.0:8815 --token @/etc/rowbridge/token --schema @schema.ddl --shuffle 3 --shuffle 4 /data/spark-local-1 /data/spark-local-2`,
