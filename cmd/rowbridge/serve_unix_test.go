@@ -27,7 +27,6 @@ import (
 	"google.golang.org/grpc/status"
 )
 
-
 // server is a 'rowbridge serve' process.
 type server struct {
 	cmd    *exec.Cmd
@@ -186,4 +185,3 @@ func TestServeToken(t *testing.T) {
 	require.Equal(t, 0, code, s.stderr.String())
 	require.Contains(t, s.stderr.String(), "code=Unauthenticated")
 }
-
