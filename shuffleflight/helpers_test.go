@@ -35,13 +35,11 @@ func checkedMem(t *testing.T) *memory.CheckedAllocator {
 
 // fixture is a shuffle written to a temporary dir.
 type fixture struct {
-	dir       string
-	id        int
-	schema    *arrow.Schema
-	parts     int
-	set       *sparkshuffle.Set
-	batches   []arrow.RecordBatch
-	partition [][]int32
+	dir    string
+	id     int
+	schema *arrow.Schema
+	parts  int
+	set    *sparkshuffle.Set
 }
 
 // writeRandomShuffle writes shuffle id of maps map outputs of a random
