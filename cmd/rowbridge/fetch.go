@@ -89,13 +89,12 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if tok != "" {
 			ctx = metadata.AppendToOutgoingContext(ctx, "authorization", "Bearer "+tok)
 		}
-		client, err := flight.NewClientWithMiddleware(addr, nil, nil,
-			grpc.WithTransportCredentials(insecure.NewCredentials()),
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage)))
+		clients := &flightClients{maxMessage: maxMessage, byAddr: map[string]flight.Client{}}
+		defer clients.close()
+		client, err := clients.get(addr)
 		if err != nil {
 			return fmt.Errorf("%s: %w", args[0], err)
 		}
-		defer client.Close()
 		info, err := pickFlight(ctx, client, shuffle.id())
 		if err != nil {
 			return fmt.Errorf("%s: %w", args[0], flightError(err))
@@ -104,7 +103,11 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if !ranged {
 			first, last = 0, n-1
 		} else if last >= n {
-			return usagef("--partition(s): shuffle %s has partitions 0-%d", info.GetFlightDescriptor().GetPath()[1], n-1)
+			what := "--partitions " + partitions
+			if partition.set {
+				what = fmt.Sprintf("--partition %d", partition.v)
+			}
+			return usagef("%s: %s has partitions 0-%d", what, strings.Join(info.GetFlightDescriptor().GetPath(), " "), n-1)
 		}
 		schema, err := flight.DeserializeSchema(info.GetSchema(), memory.DefaultAllocator)
 		if err != nil {
@@ -114,7 +117,7 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		rr := &endpointReader{ctx: ctx, client: client, schema: schema, endpoints: info.GetEndpoint()[first : last+1]}
+		rr := &endpointReader{ctx: ctx, clients: clients, addr: addr, schema: schema, endpoints: info.GetEndpoint()[first : last+1]}
 		rr.refs.Store(1)
 		defer rr.Release()
 		err = writeBatches(rr, sink, o, memory.DefaultAllocator, nil, nil)
@@ -176,11 +179,39 @@ func flightError(err error) error {
 	return err
 }
 
+// flightClients are the connections of a fetch, one per server address.
+type flightClients struct {
+	maxMessage int
+	byAddr     map[string]flight.Client
+}
+
+func (c *flightClients) get(addr string) (flight.Client, error) {
+	if cl, ok := c.byAddr[addr]; ok {
+		return cl, nil
+	}
+	cl, err := flight.NewClientWithMiddleware(addr, nil, nil,
+		grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(c.maxMessage)))
+	if err != nil {
+		return nil, err
+	}
+	c.byAddr[addr] = cl
+	return cl, nil
+}
+
+func (c *flightClients) close() {
+	for _, cl := range c.byAddr {
+		cl.Close()
+	}
+}
+
 // endpointReader reads the endpoints' streams one after another, as one
-// array.RecordReader.
+// array.RecordReader: each from its location's server (its first
+// grpc:// location), or without one from the server asked (addr).
 type endpointReader struct {
 	ctx       context.Context
-	client    flight.Client
+	clients   *flightClients
+	addr      string
 	schema    *arrow.Schema
 	endpoints []*flight.FlightEndpoint
 	cur       *flight.Reader
@@ -206,7 +237,21 @@ func (r *endpointReader) Next() bool {
 		}
 		ep := r.endpoints[0]
 		r.endpoints = r.endpoints[1:]
-		stream, err := r.client.DoGet(r.ctx, ep.GetTicket())
+		addr := r.addr
+		if locs := ep.GetLocation(); len(locs) > 0 {
+			a, err := flightAddr(locs[0].GetUri())
+			if err != nil {
+				r.err = fmt.Errorf("endpoint location %q: not a grpc:// URI this client reaches", locs[0].GetUri())
+				break
+			}
+			addr = a
+		}
+		client, err := r.clients.get(addr)
+		if err != nil {
+			r.err = err
+			break
+		}
+		stream, err := client.DoGet(r.ctx, ep.GetTicket())
 		if err != nil {
 			r.err = err
 			break
