@@ -25,8 +25,10 @@ import (
 // lists the flights of a shuffleflight server, gets the shuffle's info and
 // schema, and reads two partitions of a random nested shuffle: every value
 // is the local Reader's, rendered the same way in Go and in JS. It is also
-// refused without the token and for a bad ticket.
-func TestNodeFlightClient(t *testing.T) {
+// refused without the token and for a bad ticket. (Concurrent: the server
+// runs on goroutines beside the node process, so scripts/test runs it under
+// the race detector as well.)
+func TestNodeFlightClientConcurrent(t *testing.T) {
 	node := requireNode(t)
 	if _, err := os.Stat(filepath.Join(jsDir(t), "node_modules", "@grpc", "grpc-js", "package.json")); err != nil {
 		t.Fatal("@grpc/grpc-js is not installed: run `npm ci --prefix interop/js` (or set ROWBRIDGE_SKIP_INTEROP=1)")
