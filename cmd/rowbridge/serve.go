@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -209,15 +210,14 @@ func readSmall(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
-	b := make([]byte, limit+1)
-	n, err := f.Read(b)
-	if err != nil && n == 0 {
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
 		return nil, err
 	}
-	if int64(n) > limit {
+	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("larger than %d bytes: not a token", limit)
 	}
-	return b[:n], nil
+	return b, nil
 }
 
 // advertised is HOST:PORT of a listener's address as clients dial it: an
