@@ -41,6 +41,10 @@ type command struct {
 	// subs, for a group of commands (shuffle), are its subcommands by
 	// their last word; a group has no flags of its own.
 	subs map[string]*command
+	// ownSignals marks a command that handles SIGINT and SIGTERM itself
+	// (serve stops gracefully); main installs removeTempsOnSignal for the
+	// others only.
+	ownSignals bool
 }
 
 var commands = map[string]*command{}
@@ -77,8 +81,20 @@ const (
 )
 
 func main() {
-	removeTempsOnSignal()
+	if !ownsSignals(os.Args[1:]) {
+		removeTempsOnSignal()
+	}
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}
+
+// ownsSignals reports whether the command line runs a command that
+// handles interrupts itself.
+func ownsSignals(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	c, ok := commands[args[0]]
+	return ok && c.ownSignals
 }
 
 // run runs the command line args (without the program name) and returns

@@ -1,0 +1,152 @@
+package shuffleflight
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/sparkshuffle"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+)
+
+// DoGet streams the rows of the ticket's partition: the rows a
+// sparkshuffle Reader of that partition gives, in its order, in batches
+// whose messages stay within the max message size. A segment that fails
+// its checksum or cannot be decoded ends the stream with DataLoss (a
+// missing file with NotFound), the message naming the file.
+func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer) error {
+	shuffle, partition, err := decodeTicket(t.GetTicket())
+	if err != nil {
+		return err
+	}
+	sv, err := s.lookup(shuffle)
+	if err != nil {
+		return err
+	}
+	if partition >= sv.sh.Partitions {
+		return status.Errorf(codes.InvalidArgument, "invalid ticket: shuffle %d has partitions 0-%d, not %d", shuffle, sv.sh.Partitions-1, partition)
+	}
+	ctx := stream.Context()
+	call := callOf(ctx)
+	call.add(slog.Int("shuffle", shuffle), slog.Int("partition", partition))
+
+	opts := append(append([]sparkshuffle.Option(nil), s.cfg.read...), sparkshuffle.WithPartition(partition))
+	mem := memory.Allocator(memory.DefaultAllocator)
+	if s.cfg.mem != nil {
+		mem = s.cfg.mem
+		opts = append(opts, sparkshuffle.WithAllocator(mem))
+	}
+	r, err := sv.sh.NewReader(sv.schema, opts...)
+	if err != nil {
+		return status.Error(codes.Internal, err.Error())
+	}
+	defer r.Release()
+
+	sent := &sentStream{FlightService_DoGetServer: stream}
+	w := flight.NewRecordWriter(sent, ipc.WithSchema(sv.schema), ipc.WithAllocator(mem))
+	g := getter{w: w, budget: sv.budget, partition: partition, max: s.cfg.maxMessage}
+	defer func() {
+		call.add(slog.Int64("rows", g.rows), slog.Int64("batches", sent.batches), slog.Int64("bytes", sent.bytes))
+	}()
+	for r.Next() {
+		if err := g.send(r.RecordBatch()); err != nil {
+			w.Close()
+			return streamError(ctx, err)
+		}
+	}
+	if err := r.Err(); err != nil {
+		w.Close()
+		return readError(ctx, err)
+	}
+	if err := w.Close(); err != nil { // an empty partition sends its schema here
+		return streamError(ctx, err)
+	}
+	return nil
+}
+
+// getter writes a partition's batches, split to fit the budget.
+type getter struct {
+	w         *flight.Writer
+	budget    int64
+	partition int
+	max       int
+	rows      int64 // rows sent so far
+}
+
+// send writes rec, in row slices of at most budget bytes each.
+func (g *getter) send(rec arrow.RecordBatch) error {
+	n := rec.NumRows()
+	size := rowsBytes(rec.Columns(), 0, n)
+	if size <= g.budget {
+		if err := g.w.Write(rec); err != nil {
+			return err
+		}
+		g.rows += n
+		return nil
+	}
+	if n == 1 {
+		return status.Errorf(codes.ResourceExhausted, "partition %d, row %d: %d bytes in Arrow IPC, more than fits a message of the max message size %d: raise it (and the client's receive limit)", g.partition, g.rows, size, g.max)
+	}
+	pieces := min((size+g.budget-1)/g.budget, n)
+	for i := range pieces {
+		from, to := n*i/pieces, n*(i+1)/pieces
+		part := rec.NewSlice(from, to)
+		err := g.send(part)
+		part.Release()
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sentStream counts what DoGet sends.
+type sentStream struct {
+	flight.FlightService_DoGetServer
+	batches, bytes int64
+}
+
+func (s *sentStream) Send(d *flight.FlightData) error {
+	if len(d.DataBody) > 0 || len(d.DataHeader) > 0 {
+		s.bytes += int64(len(d.DataHeader) + len(d.DataBody))
+		if len(d.DataBody) > 0 {
+			s.batches++
+		}
+	}
+	return s.FlightService_DoGetServer.Send(d)
+}
+
+// readError is the gRPC status of a Reader's failure: a corrupt segment
+// is DataLoss, a vanished file NotFound; the message names the file.
+func readError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return status.FromContextError(ctx.Err()).Err()
+	}
+	var ce *sparkshuffle.ChecksumError
+	var se *sparkshuffle.SegmentError
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return status.Error(codes.NotFound, err.Error())
+	case errors.As(err, &ce), errors.As(err, &se):
+		return status.Error(codes.DataLoss, err.Error())
+	}
+	return status.Error(codes.Internal, err.Error())
+}
+
+// streamError is the status of a failure to send: the client's
+// cancellation, or a status already made.
+func streamError(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return status.FromContextError(ctx.Err()).Err()
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	return status.Error(codes.Internal, err.Error())
+}

@@ -1,0 +1,4 @@
+package shuffleflight
+
+// RowsBytes is rowsBytes, for the tests.
+var RowsBytes = rowsBytes
