@@ -31,7 +31,8 @@ import (
 // consumer delivers it. Segments ahead thus cannot starve the head (it
 // never waits for the window), and a long head segment keeps every
 // decoder busy. At most about 5 batches per worker exist at once, raw or
-// decoded, plus one open segment per worker.
+// decoded, plus one open segment per worker (with, when its checksum is
+// verified, its compressed bytes of up to wholeSegmentSize).
 type pipeline struct {
 	cfg  *config
 	dec  *unsaferow.Decoder

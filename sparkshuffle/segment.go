@@ -2,6 +2,7 @@ package sparkshuffle
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -34,7 +35,6 @@ func (s Segment) VerifyChecksum() error {
 	if m.Checksums == nil {
 		return nil
 	}
-	want := m.Checksums[s.Partition]
 	got := m.Algorithm.Empty()
 	if s.Size() > 0 {
 		f, err := os.Open(m.DataPath)
@@ -50,15 +50,49 @@ func (s Segment) VerifyChecksum() error {
 			return s.fail(err, s.Offset()+n, -1, -1)
 		}
 		if n != s.Size() {
-			return s.fail(fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n), s.Offset()+n, -1, -1)
+			return s.truncated(n)
 		}
 		got = int64(h.Sum32())
 	}
-	if got != want {
+	return s.compareChecksum(got)
+}
+
+// compareChecksum is nil when got is the checksum file's value for the
+// segment, else a *ChecksumError.
+func (s Segment) compareChecksum(got int64) error {
+	m := s.Map
+	if want := m.Checksums[s.Partition]; got != want {
 		return &ChecksumError{Shuffle: m.Shuffle, Map: m.Map, Partition: s.Partition, Path: s.path(),
 			Checksum: m.ChecksumPath, Algorithm: m.Algorithm, Want: want, Got: got}
 	}
 	return nil
+}
+
+// truncated is the error for a data file that ends n bytes into the segment.
+func (s Segment) truncated(n int64) error {
+	return s.fail(fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n), s.Offset()+n, -1, -1)
+}
+
+// readVerified reads the whole segment from f into *buf (grown as
+// needed) and verifies its checksum there, so that the bytes are read
+// from the file once, not once to verify and again to decode.
+func (s Segment) readVerified(f *os.File, buf *[]byte) ([]byte, error) {
+	size := int(s.Size()) // at most wholeSegmentSize
+	if cap(*buf) < size {
+		*buf = make([]byte, size)
+	}
+	b := (*buf)[:size]
+	n, err := f.ReadAt(b, s.Offset())
+	if n < size {
+		if err == nil || err == io.EOF {
+			return nil, s.truncated(int64(n))
+		}
+		return nil, s.fail(err, s.Offset()+int64(n), -1, -1)
+	}
+	if err := s.compareChecksum(s.Map.Algorithm.Checksum(b)); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // path names the segment's file in errors: the data file, or the index
@@ -120,7 +154,14 @@ type segmentReader struct {
 type segmentBuffers struct {
 	raw, rec *bufio.Reader
 	fr       *framing.Reader
+	whole    []byte       // a segment read whole to verify its checksum
+	wholeR   bytes.Reader // reads whole
 }
+
+// wholeSegmentSize is the largest segment whose checksum is verified on
+// its bytes in memory (read once); a larger one is read twice, once to
+// verify it and once to decode it, so memory stays bounded.
+var wholeSegmentSize int64 = 4 << 20 // a variable for the tests of both ways
 
 const segmentBufferSize = 64 << 10 // what framing.NewStreamReader buffers at least
 
@@ -150,10 +191,12 @@ func (c bufferCache) put(b *segmentBuffers) {
 // openSegment readies a segment for reading (after verifying its checksum
 // when asked to); nil for an empty segment.
 func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
-	if cfg.checksum == Verify {
+	verify := cfg.checksum == Verify && seg.Map.Checksums != nil
+	if verify && (seg.Size() == 0 || seg.Size() > wholeSegmentSize) {
 		if err := seg.VerifyChecksum(); err != nil {
 			return nil, err
 		}
+		verify = false
 	}
 	if seg.Size() == 0 {
 		return nil, nil
@@ -162,18 +205,30 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 	if err != nil {
 		return nil, seg.fail(err, -1, -1, -1)
 	}
+	sr := &segmentReader{seg: seg, f: f, cache: cfg.buffers, bufs: cfg.buffers.get()}
+	var raw io.Reader
+	if verify {
+		b, err := seg.readVerified(f, &sr.bufs.whole)
+		if err != nil {
+			sr.close()
+			return nil, err
+		}
+		sr.bufs.wholeR.Reset(b)
+		raw = &sr.bufs.wholeR
+	} else {
+		raw = io.NewSectionReader(f, seg.Offset(), seg.Size())
+	}
 	codec := cfg.codec
 	if codec == framing.Auto {
 		if codec, err = sniff(f, seg); err != nil {
-			f.Close()
+			sr.close()
 			return nil, err
 		}
 	}
-	var raw io.Reader = io.NewSectionReader(f, seg.Offset(), seg.Size())
+	sr.codec = codec
 	if cfg.progress != nil {
 		raw = &progressReader{r: raw, fn: cfg.progress}
 	}
-	sr := &segmentReader{seg: seg, codec: codec, f: f, cache: cfg.buffers, bufs: cfg.buffers.get()}
 	if codec == framing.None {
 		// The records are the file's bytes: framing reads them through one buffer.
 		sr.stream.r = raw
@@ -303,6 +358,7 @@ func (sr *segmentReader) close() {
 	sr.f.Close()
 	sr.bufs.raw.Reset(nil)
 	sr.bufs.rec.Reset(nil)
+	sr.bufs.wholeR.Reset(nil)
 	if sr.bufs.fr != nil {
 		sr.bufs.fr.Reset(nil)
 	}
