@@ -39,7 +39,7 @@ import net.jpountz.xxhash.XXHashFactory;
 public final class LZ4Decompress {
   private static final int SEED = 0x9747b28c; // Spark's LZ4CompressionCodec.defaultSeed
 
-  private record Segment(byte[] data, int offset, int length) {}
+  record Segment(byte[] data, int offset, int length) {}
 
   public static void main(String[] args) throws IOException {
     if (args.length < 3) {
@@ -108,7 +108,7 @@ public final class LZ4Decompress {
   }
 
   /** The non-empty segments of every map output under dirs, partition by partition. */
-  private static List<Segment> load(String[] dirs) throws IOException {
+  static List<Segment> load(String[] dirs) throws IOException {
     Map<String, Path> files = new HashMap<>();
     for (String dir : dirs) {
       try (Stream<Path> walk = Files.walk(Path.of(dir))) {

@@ -1,0 +1,103 @@
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import net.jpountz.lz4.LZ4BlockInputStream;
+import net.jpountz.lz4.LZ4BlockOutputStream;
+import net.jpountz.lz4.LZ4Factory;
+import net.jpountz.xxhash.XXHashFactory;
+
+/**
+ * The Java side of the write half of scripts/bench-shuffle: how long lz4-java takes just to compress
+ * the rows of a map output, as Spark's LZ4CompressionCodec.compressedOutputStream writes each
+ * partition's segment (LZ4BlockOutputStream of spark.io.compression.lz4.blockSize = 32 KiB,
+ * LZ4Factory.fastestInstance().fastCompressor(), XXHashFactory.fastestInstance() streaming XXH32 with
+ * seed 0x9747B28C as the checksum, syncFlush=false).
+ *
+ * <pre>java -cp lz4-java.jar:CLASSES LZ4Compress WARMUP MEASURED DIR...</pre>
+ *
+ * It finds the map outputs under the DIRs as LZ4Decompress does (there: the map output rowbridge
+ * wrote), decompresses every segment once, untimed, to have the framed row bytes of each partition
+ * in memory, then makes WARMUP and MEASURED passes: each segment's bytes written in one call to a new
+ * LZ4BlockOutputStream over one reused in-memory buffer, and closed (which writes the end mark). It
+ * prints one line: segments, uncompressed and compressed bytes of a pass, the median, minimum and
+ * maximum wall nanoseconds of the measured passes, and the median and minimum CPU nanoseconds of the
+ * compressing thread. Neither reading the input nor writing a file is timed: the figure is
+ * compression alone, in a JVM as warm as WARMUP passes make it.
+ */
+public final class LZ4Compress {
+  private static final int SEED = 0x9747b28c; // Spark's LZ4CompressionCodec.defaultSeed
+  private static final int BLOCK_SIZE = 32 << 10; // spark.io.compression.lz4.blockSize
+
+  public static void main(String[] args) throws IOException {
+    if (args.length < 3) {
+      System.err.println("usage: LZ4Compress WARMUP MEASURED DIR...");
+      System.exit(2);
+    }
+    int warmup = Integer.parseInt(args[0]);
+    int measured = Integer.parseInt(args[1]);
+    if (warmup < 0 || measured < 1) {
+      System.err.println("LZ4Compress: want WARMUP >= 0 and MEASURED >= 1");
+      System.exit(2);
+    }
+    LZ4Factory lz4 = LZ4Factory.fastestInstance();
+    XXHashFactory xxhash = XXHashFactory.fastestInstance();
+    System.err.println("lz4: " + lz4 + ", xxhash: " + xxhash);
+    List<byte[]> records = new ArrayList<>();
+    long uncompressed = 0;
+    for (LZ4Decompress.Segment s : LZ4Decompress.load(Arrays.copyOfRange(args, 2, args.length))) {
+      ByteArrayOutputStream rows = new ByteArrayOutputStream();
+      try (InputStream in =
+          new LZ4BlockInputStream(
+              new ByteArrayInputStream(s.data(), s.offset(), s.length()),
+              lz4.fastDecompressor(),
+              xxhash.newStreamingHash32(SEED).asChecksum(),
+              false)) {
+        in.transferTo(rows);
+      }
+      records.add(rows.toByteArray());
+      uncompressed += rows.size();
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(BLOCK_SIZE << 10);
+    long compressed = -1;
+    long[] times = new long[measured];
+    long[] cpuTimes = new long[measured];
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    for (int pass = 0; pass < warmup + measured; pass++) {
+      long cpuStart = threads.getCurrentThreadCpuTime();
+      long start = System.nanoTime();
+      long n = 0;
+      for (byte[] r : records) {
+        out.reset();
+        try (OutputStream lz =
+            new LZ4BlockOutputStream(
+                out, BLOCK_SIZE, lz4.fastCompressor(), xxhash.newStreamingHash32(SEED).asChecksum(), false)) {
+          lz.write(r);
+        }
+        n += out.size();
+      }
+      long elapsed = System.nanoTime() - start;
+      long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
+      if (compressed >= 0 && n != compressed) {
+        throw new IllegalStateException("pass " + pass + " wrote " + n + " bytes, the first " + compressed);
+      }
+      compressed = n;
+      if (pass >= warmup) {
+        times[pass - warmup] = elapsed;
+        cpuTimes[pass - warmup] = cpu;
+      }
+    }
+    Arrays.sort(times);
+    Arrays.sort(cpuTimes);
+    System.out.printf(
+        "segments=%d uncompressed=%d compressed=%d passes=%d median_ns=%d min_ns=%d max_ns=%d median_cpu_ns=%d min_cpu_ns=%d%n",
+        records.size(), uncompressed, compressed, measured, times[measured / 2], times[0], times[measured - 1],
+        cpuTimes[measured / 2], cpuTimes[0]);
+  }
+}
