@@ -13,7 +13,8 @@ import (
 
 // TestDetachKeepsRows: rows handed over by Detach keep their bytes while
 // the Reader reads two more batches into the buffers given in exchange
-// (the ones detached two batches before), and the rows come out in order.
+// (the ones detached two batches before, or none), and the rows come out
+// in order.
 // The input buffer is small, so rows are taken in runs and some straddle
 // its refills.
 func TestDetachKeepsRows(t *testing.T) {
@@ -51,6 +52,7 @@ func TestDetachKeepsRows(t *testing.T) {
 		}
 		data, taken := r.Detach(give.data, give.rows)
 		require.Equal(t, rows, taken)
+		require.GreaterOrEqual(t, cap(r.data), cap(data), "the buffer given is at least the one taken")
 		held = append(held, batch{data, taken})
 	}
 	for _, b := range held {

@@ -179,8 +179,16 @@ func (r *Reader) Next(n int) ([][]byte, error) {
 // given (their contents are dropped, their capacity kept) become the
 // Reader's buffers for the next batch. A caller that sends batches to
 // other goroutines thus pools the buffers instead of copying the rows.
+// A buffer given smaller than the one taken is replaced by a new one of
+// the taken one's capacity, so the next batch does not grow it by copying.
 func (r *Reader) Detach(data []byte, rows [][]byte) (taken []byte, takenRows [][]byte) {
 	taken, takenRows = r.data, r.rows
+	if cap(data) < cap(taken) {
+		data = make([]byte, 0, cap(taken))
+	}
+	if cap(rows) < cap(takenRows) {
+		rows = make([][]byte, 0, cap(takenRows))
+	}
 	r.data, r.rows = data[:0], rows[:0]
 	return taken, takenRows
 }
