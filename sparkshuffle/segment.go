@@ -2,7 +2,6 @@ package sparkshuffle
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -73,26 +72,22 @@ func (s Segment) truncated(n int64) error {
 	return s.fail(fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n), s.Offset()+n, -1, -1)
 }
 
-// readVerified reads the whole segment from f into *buf (grown as
-// needed) and verifies its checksum there, so that the bytes are read
-// from the file once, not once to verify and again to decode.
-func (s Segment) readVerified(f *os.File, buf *[]byte) ([]byte, error) {
-	size := int(s.Size()) // at most wholeSegmentSize
-	if cap(*buf) < size {
-		*buf = make([]byte, size)
-	}
-	b := (*buf)[:size]
-	n, err := f.ReadAt(b, s.Offset())
-	if n < size {
+// readVerified reads the whole segment from r (its bytes in the data
+// file), through in, a buffer at least the segment's size, and verifies
+// its checksum on the buffered bytes; the codec then reads them from in
+// without another copy. The file is thus read once, not once to verify
+// and again to decode.
+func (s Segment) readVerified(in *bufio.Reader, r io.Reader) error {
+	size := int(s.Size()) // at most wholeSegmentSize <= in.Size()
+	in.Reset(r)
+	b, err := in.Peek(size)
+	if len(b) < size {
 		if err == nil || err == io.EOF {
-			return nil, s.truncated(int64(n))
+			return s.truncated(int64(len(b)))
 		}
-		return nil, s.fail(err, s.Offset()+int64(n), -1, -1)
+		return s.fail(err, s.Offset()+int64(len(b)), -1, -1)
 	}
-	if err := s.compareChecksum(s.Map.Algorithm.Checksum(b)); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return s.compareChecksum(s.Map.Algorithm.Checksum(b))
 }
 
 // path names the segment's file in errors: the data file, or the index
@@ -154,8 +149,7 @@ type segmentReader struct {
 type segmentBuffers struct {
 	raw, rec *bufio.Reader
 	fr       *framing.Reader
-	whole    []byte       // a segment read whole to verify its checksum
-	wholeR   bytes.Reader // reads whole
+	whole    *bufio.Reader // a segment read whole to verify its checksum, made when one is
 }
 
 // wholeSegmentSize is the largest segment whose checksum is verified on
@@ -206,17 +200,20 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 		return nil, seg.fail(err, -1, -1, -1)
 	}
 	sr := &segmentReader{seg: seg, f: f, cache: cfg.buffers, bufs: cfg.buffers.get()}
-	var raw io.Reader
+	var raw io.Reader = io.NewSectionReader(f, seg.Offset(), seg.Size())
+	if cfg.progress != nil {
+		raw = &progressReader{r: raw, fn: cfg.progress}
+	}
+	in := sr.bufs.raw // what the codec reads, the file's bytes
 	if verify {
-		b, err := seg.readVerified(f, &sr.bufs.whole)
-		if err != nil {
+		if sr.bufs.whole == nil || sr.bufs.whole.Size() < int(seg.Size()) {
+			sr.bufs.whole = bufio.NewReaderSize(nil, max(int(seg.Size()), segmentBufferSize))
+		}
+		in = sr.bufs.whole
+		if err := seg.readVerified(in, raw); err != nil {
 			sr.close()
 			return nil, err
 		}
-		sr.bufs.wholeR.Reset(b)
-		raw = &sr.bufs.wholeR
-	} else {
-		raw = io.NewSectionReader(f, seg.Offset(), seg.Size())
 	}
 	codec := cfg.codec
 	if codec == framing.Auto {
@@ -226,16 +223,19 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 		}
 	}
 	sr.codec = codec
-	if cfg.progress != nil {
-		raw = &progressReader{r: raw, fn: cfg.progress}
-	}
-	if codec == framing.None {
+	switch {
+	case codec == framing.None && !verify:
 		// The records are the file's bytes: framing reads them through one buffer.
 		sr.stream.r = raw
 		sr.br = sr.bufs.raw
-	} else {
-		sr.bufs.raw.Reset(raw)
-		dec, err := framing.NewStreamReader(sr.bufs.raw, codec)
+	case codec == framing.None:
+		sr.stream.r = in
+		sr.br = sr.bufs.rec
+	default:
+		if !verify {
+			in.Reset(raw)
+		}
+		dec, err := framing.NewStreamReader(in, codec)
 		if err != nil {
 			sr.close()
 			return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
@@ -358,7 +358,9 @@ func (sr *segmentReader) close() {
 	sr.f.Close()
 	sr.bufs.raw.Reset(nil)
 	sr.bufs.rec.Reset(nil)
-	sr.bufs.wholeR.Reset(nil)
+	if sr.bufs.whole != nil {
+		sr.bufs.whole.Reset(nil)
+	}
 	if sr.bufs.fr != nil {
 		sr.bufs.fr.Reset(nil)
 	}
