@@ -3,8 +3,6 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -65,39 +63,24 @@ public final class LZ4Compress {
       uncompressed += rows.size();
     }
     ByteArrayOutputStream out = new ByteArrayOutputStream(BLOCK_SIZE << 10);
-    long compressed = -1;
-    long[] times = new long[measured];
-    long[] cpuTimes = new long[measured];
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    for (int pass = 0; pass < warmup + measured; pass++) {
-      long cpuStart = threads.getCurrentThreadCpuTime();
-      long start = System.nanoTime();
-      long n = 0;
-      for (byte[] r : records) {
-        out.reset();
-        try (OutputStream lz =
-            new LZ4BlockOutputStream(
-                out, BLOCK_SIZE, lz4.fastCompressor(), xxhash.newStreamingHash32(SEED).asChecksum(), false)) {
-          lz.write(r);
-        }
-        n += out.size();
-      }
-      long elapsed = System.nanoTime() - start;
-      long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
-      if (compressed >= 0 && n != compressed) {
-        throw new IllegalStateException("pass " + pass + " wrote " + n + " bytes, the first " + compressed);
-      }
-      compressed = n;
-      if (pass >= warmup) {
-        times[pass - warmup] = elapsed;
-        cpuTimes[pass - warmup] = cpu;
-      }
-    }
-    Arrays.sort(times);
-    Arrays.sort(cpuTimes);
+    LZ4Decompress.Passes t =
+        LZ4Decompress.Passes.time(
+            warmup,
+            measured,
+            () -> {
+              long n = 0;
+              for (byte[] r : records) {
+                out.reset();
+                try (OutputStream lz =
+                    new LZ4BlockOutputStream(
+                        out, BLOCK_SIZE, lz4.fastCompressor(), xxhash.newStreamingHash32(SEED).asChecksum(), false)) {
+                  lz.write(r);
+                }
+                n += out.size();
+              }
+              return n;
+            });
     System.out.printf(
-        "segments=%d uncompressed=%d compressed=%d passes=%d median_ns=%d min_ns=%d max_ns=%d median_cpu_ns=%d min_cpu_ns=%d%n",
-        records.size(), uncompressed, compressed, measured, times[measured / 2], times[0], times[measured - 1],
-        cpuTimes[measured / 2], cpuTimes[0]);
+        "segments=%d uncompressed=%d compressed=%d passes=%d %s%n", records.size(), uncompressed, t.bytes(), measured, t);
   }
 }
