@@ -57,9 +57,9 @@ type Reader struct {
 	maxRow   int
 	maxGroup int
 
-	data    []byte   // the current batch's rows, end to end
-	offsets []int    // row i is data[offsets[i]:offsets[i+1]]
-	rows    [][]byte // what Next returns, rebuilt from offsets
+	data  []byte   // the current batch's rows (in the Spark framing with their size prefixes)
+	spans []int    // row i is data[spans[2i]:spans[2i+1]]
+	rows  [][]byte // what Next returns, rebuilt from spans
 
 	rowsRead int64 // complete rows read, the current batch included
 	pos      int64 // bytes consumed from the input
@@ -115,7 +115,7 @@ func NewReader(r io.Reader, f Framing, c Codec, opts ...ReaderOption) (*Reader, 
 func (r *Reader) Reset(in *bufio.Reader) {
 	*r = Reader{
 		in: in, framing: r.framing, maxRow: r.maxRow, maxGroup: r.maxGroup, dec: r.dec,
-		data: r.data[:0], offsets: r.offsets[:0], rows: r.rows[:0], packed: r.packed[:0], unpacked: r.unpacked[:0],
+		data: r.data[:0], spans: r.spans[:0], rows: r.rows[:0], packed: r.packed[:0], unpacked: r.unpacked[:0],
 	}
 }
 
@@ -143,9 +143,13 @@ func check(f Framing, c Codec, reading bool) error {
 func (r *Reader) Next(n int) ([][]byte, error) {
 	n = max(n, 1)
 	r.data = r.data[:0]
-	r.offsets = append(r.offsets[:0], 0)
+	r.spans = r.spans[:0]
 	r.rows = r.rows[:0]
-	for r.err == nil && len(r.offsets)-1 < n {
+	for r.err == nil && len(r.spans)/2 < n {
+		if r.framing == Spark && r.sparkRun(n-len(r.spans)/2) {
+			continue
+		}
+		start := len(r.data)
 		var ok bool
 		if r.framing == Spark {
 			ok, r.err = r.sparkRow()
@@ -156,12 +160,12 @@ func (r *Reader) Next(n int) ([][]byte, error) {
 			r.err = io.EOF
 		}
 		if ok {
-			r.offsets = append(r.offsets, len(r.data))
+			r.spans = append(r.spans, start, len(r.data))
 			r.rowsRead++
 		}
 	}
-	for i := 1; i < len(r.offsets); i++ {
-		r.rows = append(r.rows, r.data[r.offsets[i-1]:r.offsets[i]:r.offsets[i]])
+	for i := 0; i < len(r.spans); i += 2 {
+		r.rows = append(r.rows, r.data[r.spans[i]:r.spans[i+1]:r.spans[i+1]])
 	}
 	if len(r.rows) == 0 {
 		return nil, r.err
@@ -169,20 +173,58 @@ func (r *Reader) Next(n int) ([][]byte, error) {
 	return r.rows, nil
 }
 
+// Detach hands the buffers holding the rows of the last Next over to the
+// caller: the rows (the slice Next returned, and data, the bytes they
+// point into) stay valid whatever the Reader does next, and data and rows
+// given (their contents are dropped, their capacity kept) become the
+// Reader's buffers for the next batch. A caller that sends batches to
+// other goroutines thus pools the buffers instead of copying the rows.
+// A buffer given smaller than the one taken is replaced by a new one of
+// the taken one's capacity, so the next batch does not grow it by copying.
+func (r *Reader) Detach(data []byte, rows [][]byte) (taken []byte, takenRows [][]byte) {
+	taken, takenRows = r.data, r.rows
+	if cap(data) < cap(taken) {
+		data = make([]byte, 0, cap(taken))
+	}
+	if cap(rows) < cap(takenRows) {
+		rows = make([][]byte, 0, cap(takenRows))
+	}
+	r.data, r.rows = data[:0], rows[:0]
+	return taken, takenRows
+}
+
 // RowsRead is the number of complete rows read so far.
 func (r *Reader) RowsRead() int64 { return r.rowsRead }
 
-// sparkRow reads one record from the input; false at a clean end.
-func (r *Reader) sparkRow() (bool, error) {
-	if buf := r.buffered(); len(buf) >= 4 {
-		if u := binary.BigEndian.Uint32(buf); u != endMarker && int64(u) <= int64(r.maxRow) && int64(u)+4 <= int64(len(buf)) {
-			size := int(u)
-			r.data = append(r.data, buf[4:4+size]...)
-			r.in.Discard(4 + size)
-			r.pos += int64(4 + size)
-			return true, nil
+// sparkRun takes up to n complete records at the head of the buffered
+// input in one copy (their size prefixes too, which the rows' spans skip);
+// false when the input does not begin with one. A record cut by the end of
+// the buffer, an end marker or a size beyond the limit is left to sparkRow.
+func (r *Reader) sparkRun(n int) bool {
+	buf := r.buffered()
+	base, end, k := len(r.data), 0, 0
+	for k < n && len(buf)-end >= 4 {
+		u := binary.BigEndian.Uint32(buf[end:])
+		if u == endMarker || int64(u) > int64(r.maxRow) || int64(u) > int64(len(buf)-end-4) {
+			break
 		}
+		r.spans = append(r.spans, base+end+4, base+end+4+int(u))
+		end += 4 + int(u)
+		k++
 	}
+	if k == 0 {
+		return false
+	}
+	r.data = append(r.data, buf[:end]...)
+	r.in.Discard(end)
+	r.pos += int64(end)
+	r.rowsRead += int64(k)
+	return true
+}
+
+// sparkRow reads one record from the input, however it lies in the
+// input's buffer (sparkRun takes those wholly inside); false at a clean end.
+func (r *Reader) sparkRow() (bool, error) {
 	prefix := r.scratch[:4]
 	start := r.pos
 	n, err := io.ReadFull(r.in, prefix)

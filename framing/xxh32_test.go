@@ -16,3 +16,14 @@ func TestXXH32KnownAnswers(t *testing.T) {
 	require.Equal(t, uint32(0x40CFB545), xxh32(e1, lz4Seed))
 	require.Equal(t, uint32(0x00CFB545), lz4Checksum(e1))
 }
+
+func BenchmarkXXH32(b *testing.B) {
+	buf := make([]byte, SparkLZ4BlockSize)
+	for i := range buf {
+		buf[i] = byte(i * 13)
+	}
+	b.SetBytes(int64(len(buf)))
+	for b.Loop() {
+		xxh32(buf, lz4Seed)
+	}
+}

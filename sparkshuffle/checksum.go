@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash"
-	"hash/adler32"
 	"hash/crc32"
 	"strings"
 )
@@ -48,7 +47,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 func (a Algorithm) New() hash.Hash32 {
 	switch a {
 	case Adler32:
-		return adler32.New()
+		return newAdler32()
 	case CRC32:
 		return crc32.NewIEEE()
 	case CRC32C:
@@ -61,7 +60,7 @@ func (a Algorithm) New() hash.Hash32 {
 func (a Algorithm) Checksum(b []byte) int64 {
 	switch a {
 	case Adler32:
-		return int64(adler32.Checksum(b))
+		return int64(adler32Update(1, b))
 	case CRC32:
 		return int64(crc32.ChecksumIEEE(b))
 	case CRC32C:

@@ -6,7 +6,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge/framing"
-	"github.com/rowbridge/rowbridge/internal/rowstream"
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
 
@@ -15,9 +14,9 @@ import (
 //   - a dispatcher starts a splitter for each segment in read order,
 //     keeping at most `workers` segments open at once;
 //   - a splitter opens its segment, verifies its checksum, decompresses it
-//     and splits it into batches of rows (copied out of the framing
-//     reader), each a job queued on the segment's own ordered queue and
-//     handed to the decoders;
+//     and splits it into batches of rows (in buffers the framing reader
+//     hands over, pooled, not copied), each a job queued on the segment's
+//     own ordered queue and handed to the decoders;
 //   - `workers` decoders decode jobs as they come, in any order.
 //
 // The consumer (Next) takes segments in order and, within a segment, jobs
@@ -31,7 +30,8 @@ import (
 // consumer delivers it. Segments ahead thus cannot starve the head (it
 // never waits for the window), and a long head segment keeps every
 // decoder busy. At most about 5 batches per worker exist at once, raw or
-// decoded, plus one open segment per worker.
+// decoded, plus one open segment per worker (with, when its checksum is
+// verified, its compressed bytes of up to wholeSegmentSize).
 type pipeline struct {
 	cfg  *config
 	dec  *unsaferow.Decoder
@@ -44,7 +44,14 @@ type pipeline struct {
 	work   chan *job     // jobs for the decoders
 	cur    *segTask      // the head, being consumed
 	once   sync.Once
-	rowBuf sync.Pool // *rowstream.RowBuffer
+	rowBuf sync.Pool // *rowBuffers
+}
+
+// rowBuffers are the buffers of one batch of rows, as framing.Reader.Detach
+// hands them over.
+type rowBuffers struct {
+	data []byte
+	rows [][]byte
 }
 
 // segTask is one segment's ordered queue of jobs, closed by its splitter.
@@ -57,7 +64,7 @@ type segTask struct {
 // job is one batch of rows on its way to a record batch.
 type job struct {
 	task   *segTask
-	buf    *rowstream.RowBuffer
+	buf    *rowBuffers
 	batch  rowBatch
 	codec  framing.Codec // the segment's
 	window bool          // holds a window slot
@@ -77,7 +84,7 @@ func startPipeline(segs segmentIter, cfg *config, dec *unsaferow.Decoder) *pipel
 		window: make(chan struct{}, 2*w),
 		work:   make(chan *job, w),
 	}
-	p.rowBuf.New = func() any { return new(rowstream.RowBuffer) }
+	p.rowBuf.New = func() any { return new(rowBuffers) }
 	p.wg.Add(1 + w)
 	go p.dispatch(segs)
 	for range w {
@@ -136,9 +143,11 @@ func (p *pipeline) split(t *segTask) {
 		case <-p.quit:
 			return
 		}
-		j.buf = p.rowBuf.Get().(*rowstream.RowBuffer)
+		// The job takes the framing reader's buffers and gives it pooled ones.
+		j.buf = p.rowBuf.Get().(*rowBuffers)
 		j.batch = b
-		j.batch.rows = j.buf.Copy(b.rows)
+		j.buf.data, j.batch.rows = sr.fr.Detach(j.buf.data, j.buf.rows)
+		j.buf.rows = j.batch.rows
 		select {
 		case t.jobs <- j:
 		case <-p.quit:

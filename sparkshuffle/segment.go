@@ -34,7 +34,6 @@ func (s Segment) VerifyChecksum() error {
 	if m.Checksums == nil {
 		return nil
 	}
-	want := m.Checksums[s.Partition]
 	got := m.Algorithm.Empty()
 	if s.Size() > 0 {
 		f, err := os.Open(m.DataPath)
@@ -50,15 +49,45 @@ func (s Segment) VerifyChecksum() error {
 			return s.fail(err, s.Offset()+n, -1, -1)
 		}
 		if n != s.Size() {
-			return s.fail(fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n), s.Offset()+n, -1, -1)
+			return s.truncated(n)
 		}
 		got = int64(h.Sum32())
 	}
-	if got != want {
+	return s.compareChecksum(got)
+}
+
+// compareChecksum is nil when got is the checksum file's value for the
+// segment, else a *ChecksumError.
+func (s Segment) compareChecksum(got int64) error {
+	m := s.Map
+	if want := m.Checksums[s.Partition]; got != want {
 		return &ChecksumError{Shuffle: m.Shuffle, Map: m.Map, Partition: s.Partition, Path: s.path(),
 			Checksum: m.ChecksumPath, Algorithm: m.Algorithm, Want: want, Got: got}
 	}
 	return nil
+}
+
+// truncated is the error for a data file that ends n bytes into the segment.
+func (s Segment) truncated(n int64) error {
+	return s.fail(fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n), s.Offset()+n, -1, -1)
+}
+
+// readVerified reads the whole segment from r (its bytes in the data
+// file), through in, a buffer at least the segment's size, and verifies
+// its checksum on the buffered bytes; the codec then reads them from in
+// without another copy. The file is thus read once, not once to verify
+// and again to decode.
+func (s Segment) readVerified(in *bufio.Reader, r io.Reader) error {
+	size := int(s.Size()) // at most wholeSegmentSize <= in.Size()
+	in.Reset(r)
+	b, err := in.Peek(size)
+	if len(b) < size {
+		if err == nil || err == io.EOF {
+			return s.truncated(int64(len(b)))
+		}
+		return s.fail(err, s.Offset()+int64(len(b)), -1, -1)
+	}
+	return s.compareChecksum(s.Map.Algorithm.Checksum(b))
 }
 
 // path names the segment's file in errors: the data file, or the index
@@ -120,7 +149,13 @@ type segmentReader struct {
 type segmentBuffers struct {
 	raw, rec *bufio.Reader
 	fr       *framing.Reader
+	whole    *bufio.Reader // a segment read whole to verify its checksum, made when one is
 }
+
+// wholeSegmentSize is the largest segment whose checksum is verified on
+// its bytes in memory (read once); a larger one is read twice, once to
+// verify it and once to decode it, so memory stays bounded.
+var wholeSegmentSize int64 = 4 << 20 // a variable for the tests of both ways
 
 const segmentBufferSize = 64 << 10 // what framing.NewStreamReader buffers at least
 
@@ -150,10 +185,12 @@ func (c bufferCache) put(b *segmentBuffers) {
 // openSegment readies a segment for reading (after verifying its checksum
 // when asked to); nil for an empty segment.
 func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
-	if cfg.checksum == Verify {
+	verify := cfg.checksum == Verify && seg.Map.Checksums != nil
+	if verify && (seg.Size() == 0 || seg.Size() > wholeSegmentSize) {
 		if err := seg.VerifyChecksum(); err != nil {
 			return nil, err
 		}
+		verify = false
 	}
 	if seg.Size() == 0 {
 		return nil, nil
@@ -162,25 +199,43 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 	if err != nil {
 		return nil, seg.fail(err, -1, -1, -1)
 	}
-	codec := cfg.codec
-	if codec == framing.Auto {
-		if codec, err = sniff(f, seg); err != nil {
-			f.Close()
-			return nil, err
-		}
-	}
+	sr := &segmentReader{seg: seg, f: f, cache: cfg.buffers, bufs: cfg.buffers.get()}
 	var raw io.Reader = io.NewSectionReader(f, seg.Offset(), seg.Size())
 	if cfg.progress != nil {
 		raw = &progressReader{r: raw, fn: cfg.progress}
 	}
-	sr := &segmentReader{seg: seg, codec: codec, f: f, cache: cfg.buffers, bufs: cfg.buffers.get()}
-	if codec == framing.None {
+	in := sr.bufs.raw // what the codec reads, the file's bytes
+	if verify {
+		if sr.bufs.whole == nil || sr.bufs.whole.Size() < int(seg.Size()) {
+			sr.bufs.whole = bufio.NewReaderSize(nil, max(int(seg.Size()), segmentBufferSize))
+		}
+		in = sr.bufs.whole
+		if err := seg.readVerified(in, raw); err != nil {
+			sr.close()
+			return nil, err
+		}
+	}
+	codec := cfg.codec
+	if codec == framing.Auto {
+		if codec, err = sniff(f, seg); err != nil {
+			sr.close()
+			return nil, err
+		}
+	}
+	sr.codec = codec
+	switch {
+	case codec == framing.None && !verify:
 		// The records are the file's bytes: framing reads them through one buffer.
 		sr.stream.r = raw
 		sr.br = sr.bufs.raw
-	} else {
-		sr.bufs.raw.Reset(raw)
-		dec, err := framing.NewStreamReader(sr.bufs.raw, codec)
+	case codec == framing.None:
+		sr.stream.r = in
+		sr.br = sr.bufs.rec
+	default:
+		if !verify {
+			in.Reset(raw)
+		}
+		dec, err := framing.NewStreamReader(in, codec)
 		if err != nil {
 			sr.close()
 			return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
@@ -303,6 +358,9 @@ func (sr *segmentReader) close() {
 	sr.f.Close()
 	sr.bufs.raw.Reset(nil)
 	sr.bufs.rec.Reset(nil)
+	if sr.bufs.whole != nil {
+		sr.bufs.whole.Reset(nil)
+	}
 	if sr.bufs.fr != nil {
 		sr.bufs.fr.Reset(nil)
 	}

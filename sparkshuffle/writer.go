@@ -7,6 +7,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
@@ -37,11 +38,15 @@ const (
 // that receives rows gets a temporary file in the directory (unlinked at
 // once where the system allows it, so nothing outlives the process), fed
 // through its own codec stream and checksum; Close concatenates them in
-// partition order into the data file and commits. Memory is bounded by
-// one encoded chunk of at most 65536 rows plus, per partition with rows,
-// 64 KiB of pending records and its codec stream's buffers (lz4 and
-// snappy: two blocks; zstd: the encoder's window); one file descriptor
-// is open per partition with rows.
+// partition order into the data file and commits. Each partition's
+// records go through its stream 64 KiB at a time on a goroutine of their
+// own (at most GOMAXPROCS at once, one per partition), so partitions
+// compress in parallel while rows are encoded; the bytes written are the
+// same. Memory is bounded by one encoded chunk of at most 65536 rows plus,
+// per partition with rows, twice 64 KiB of records (pending, and in
+// flight) and its codec stream's buffers (lz4 and snappy: two blocks;
+// zstd: the encoder's window); one file descriptor is open per partition
+// with rows.
 //
 // A MapOutputWriter is not safe for concurrent use.
 type MapOutputWriter struct {
@@ -52,7 +57,8 @@ type MapOutputWriter struct {
 	enc     *unsaferow.Encoder
 	parts   []partitionFile
 	rows    rowbridge.Rows
-	err     error // sticky: the writer has aborted
+	flights chan struct{} // a slot per flush in flight: at most GOMAXPROCS at once
+	err     error         // sticky: the writer has aborted
 	closed  bool
 	output  *MapOutput
 }
@@ -65,6 +71,14 @@ type partitionFile struct {
 	buf        []byte         // framed records not yet written to stream
 	rows       int64
 	streamRows int64
+
+	// A flush in flight: a goroutine writes the records it took from buf
+	// through stream (compressing them), then gives the buffer back in
+	// spare, sets flushErr and closes inflight. Until inflight is closed
+	// nothing else touches stream, sink, spare or flushErr.
+	inflight chan struct{}
+	spare    []byte
+	flushErr error
 }
 
 // segmentSink counts and checksums the on-disk bytes of a segment.
@@ -116,7 +130,7 @@ func NewMapOutputWriter(dir string, shuffleID int, mapID int64, numPartitions in
 		return nil, &FileError{Path: dir, Err: errors.New("not a directory")}
 	}
 	w := &MapOutputWriter{dir: dir, shuffle: shuffleID, mapID: mapID, cfg: cfg, enc: enc,
-		parts: make([]partitionFile, numPartitions)}
+		parts: make([]partitionFile, numPartitions), flights: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	if err := w.checkExisting(); err != nil {
 		return nil, err
 	}
@@ -198,7 +212,7 @@ func (w *MapOutputWriter) distribute(partitions []int32) error {
 				return err
 			}
 		case len(part.buf) >= flushBytes:
-			if err := w.flush(part); err != nil {
+			if err := w.flushAsync(part); err != nil {
 				return err
 			}
 		}
@@ -232,8 +246,47 @@ func (w *MapOutputWriter) openStream(part *partitionFile) error {
 	return nil
 }
 
-// flush writes part's pending records to its stream.
+// flushAsync hands part's pending records to a goroutine that writes
+// them to its stream, so that partitions compress on every core while
+// rows are encoded. A partition has at most one flush in flight (its
+// stream takes the records in order); it collects the next ones in the
+// buffer the flush before gave back.
+func (w *MapOutputWriter) flushAsync(part *partitionFile) error {
+	if err := w.wait(part); err != nil {
+		return err
+	}
+	b, stream, done := part.buf, part.stream, make(chan struct{})
+	part.buf, part.spare, part.inflight = part.spare[:0], nil, done
+	w.flights <- struct{}{}
+	go func() {
+		_, err := stream.Write(b)
+		part.spare, part.flushErr = b[:0], err
+		<-w.flights
+		close(done)
+	}()
+	return nil
+}
+
+// wait waits for part's flush in flight, if any, and returns its error.
+func (w *MapOutputWriter) wait(part *partitionFile) error {
+	if part.inflight == nil {
+		return nil
+	}
+	<-part.inflight
+	part.inflight = nil
+	err := part.flushErr
+	part.flushErr = nil
+	if err != nil {
+		return fmt.Errorf("sparkshuffle: writing a partition's temporary file: %w", err)
+	}
+	return nil
+}
+
+// flush writes part's pending records to its stream, after any in flight.
 func (w *MapOutputWriter) flush(part *partitionFile) error {
+	if err := w.wait(part); err != nil {
+		return err
+	}
 	if len(part.buf) == 0 {
 		return nil
 	}
@@ -341,6 +394,7 @@ func (w *MapOutputWriter) fail(err error) error {
 func (w *MapOutputWriter) closeParts() {
 	for i := range w.parts {
 		part := &w.parts[i]
+		w.wait(part) // the writer is failing or done: the error is moot
 		if part.stream != nil {
 			part.stream.Close() // frees the codec's resources; the bytes are discarded
 		}
@@ -352,6 +406,6 @@ func (w *MapOutputWriter) closeParts() {
 			os.Remove(part.path)
 			part.path = ""
 		}
-		part.stream, part.buf = nil, nil
+		part.stream, part.buf, part.spare = nil, nil, nil
 	}
 }

@@ -39,7 +39,7 @@ import net.jpountz.xxhash.XXHashFactory;
 public final class LZ4Decompress {
   private static final int SEED = 0x9747b28c; // Spark's LZ4CompressionCodec.defaultSeed
 
-  private record Segment(byte[] data, int offset, int length) {}
+  record Segment(byte[] data, int offset, int length) {}
 
   public static void main(String[] args) throws IOException {
     if (args.length < 3) {
@@ -61,34 +61,63 @@ public final class LZ4Decompress {
     XXHashFactory xxhash = XXHashFactory.fastestInstance();
     System.err.println("lz4: " + lz4 + ", xxhash: " + xxhash);
     byte[] buf = new byte[64 << 10];
-    long uncompressed = -1;
-    long[] times = new long[measured];
-    long[] cpuTimes = new long[measured];
-    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    for (int pass = 0; pass < warmup + measured; pass++) {
-      long cpuStart = threads.getCurrentThreadCpuTime();
-      long start = System.nanoTime();
-      long n = 0;
-      for (Segment s : segments) {
-        n += decompress(s, lz4.fastDecompressor(), xxhash, buf);
-      }
-      long elapsed = System.nanoTime() - start;
-      long cpu = threads.getCurrentThreadCpuTime() - cpuStart;
-      if (uncompressed >= 0 && n != uncompressed) {
-        throw new IllegalStateException("pass " + pass + " read " + n + " bytes, the first " + uncompressed);
-      }
-      uncompressed = n;
-      if (pass >= warmup) {
-        times[pass - warmup] = elapsed;
-        cpuTimes[pass - warmup] = cpu;
-      }
-    }
-    Arrays.sort(times);
-    Arrays.sort(cpuTimes);
+    Passes t =
+        Passes.time(
+            warmup,
+            measured,
+            () -> {
+              long n = 0;
+              for (Segment s : segments) {
+                n += decompress(s, lz4.fastDecompressor(), xxhash, buf);
+              }
+              return n;
+            });
     System.out.printf(
-        "segments=%d compressed=%d uncompressed=%d passes=%d median_ns=%d min_ns=%d max_ns=%d median_cpu_ns=%d min_cpu_ns=%d%n",
-        segments.size(), compressed, uncompressed, measured, times[measured / 2], times[0], times[measured - 1],
-        cpuTimes[measured / 2], cpuTimes[0]);
+        "segments=%d compressed=%d uncompressed=%d passes=%d %s%n", segments.size(), compressed, t.bytes(), measured, t);
+  }
+
+  /** One pass over the data: the bytes it produced. */
+  interface Pass {
+    long run() throws IOException;
+  }
+
+  /**
+   * WARMUP then MEASURED runs of a pass, each producing the same number of bytes: the measured passes'
+   * wall and thread CPU nanoseconds, sorted.
+   */
+  record Passes(long bytes, long[] wall, long[] cpu) {
+    static Passes time(int warmup, int measured, Pass pass) throws IOException {
+      long bytes = -1;
+      long[] wall = new long[measured];
+      long[] cpu = new long[measured];
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      for (int i = 0; i < warmup + measured; i++) {
+        long cpuStart = threads.getCurrentThreadCpuTime();
+        long start = System.nanoTime();
+        long n = pass.run();
+        long elapsed = System.nanoTime() - start;
+        long cpuTime = threads.getCurrentThreadCpuTime() - cpuStart;
+        if (bytes >= 0 && n != bytes) {
+          throw new IllegalStateException("pass " + i + " made " + n + " bytes, the first " + bytes);
+        }
+        bytes = n;
+        if (i >= warmup) {
+          wall[i - warmup] = elapsed;
+          cpu[i - warmup] = cpuTime;
+        }
+      }
+      Arrays.sort(wall);
+      Arrays.sort(cpu);
+      return new Passes(bytes, wall, cpu);
+    }
+
+    /** The figures bench-shuffle reads: median_ns, min_ns, max_ns, median_cpu_ns, min_cpu_ns. */
+    @Override
+    public String toString() {
+      int m = wall.length;
+      return String.format(
+          "median_ns=%d min_ns=%d max_ns=%d median_cpu_ns=%d min_cpu_ns=%d", wall[m / 2], wall[0], wall[m - 1], cpu[m / 2], cpu[0]);
+    }
   }
 
   private static long decompress(Segment s, LZ4FastDecompressor dec, XXHashFactory xxhash, byte[] buf)
@@ -108,7 +137,7 @@ public final class LZ4Decompress {
   }
 
   /** The non-empty segments of every map output under dirs, partition by partition. */
-  private static List<Segment> load(String[] dirs) throws IOException {
+  static List<Segment> load(String[] dirs) throws IOException {
     Map<String, Path> files = new HashMap<>();
     for (String dir : dirs) {
       try (Stream<Path> walk = Files.walk(Path.of(dir))) {
