@@ -2,10 +2,10 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -27,31 +27,117 @@ type batchSource interface {
 	Close()
 }
 
-// openArrow reads in as an Arrow IPC file if it starts with the file
-// magic, as Parquet if it starts with Parquet's, else as an IPC stream.
-func openArrow(in io.Reader, mem memory.Allocator) (batchSource, error) {
-	br := bufio.NewReaderSize(in, 64<<10)
-	head, _ := br.Peek(len(ipcverify.FileMagic))
-	if bytes.HasPrefix(head, parquetMagic) {
-		return openParquet(in, br, mem)
-	}
-	if bytes.Equal(head, ipcverify.FileMagic) {
-		// The file format needs random access: its footer is at the end.
-		data, err := io.ReadAll(br)
-		if err != nil {
-			return nil, err
+// openArrow opens an input of Arrow IPC (stream or file) or Parquet, as
+// its kind says; any other kind is refused with inputKindError.
+func openArrow(src *inputSource, mem memory.Allocator) (batchSource, error) {
+	switch src.kind {
+	case kindParquet:
+		return openParquet(src.in, src.br, mem)
+	case kindArrowFile:
+		return openArrowFileInput(src, mem)
+	case kindArrowStream:
+		s := &streamSource{br: src.br, mem: mem}
+		if err := s.open(0); err != nil {
+			return nil, arrowError(err, "reading Arrow IPC stream")
 		}
-		return openArrowFile(bytes.NewReader(data), int64(len(data)), mem)
+		s.schema = s.r.Schema()
+		return s, nil
 	}
-	if len(head) == 0 {
-		return nil, fmt.Errorf("reading Arrow IPC input: the input is empty")
+	return nil, inputKindError(src.name, src.kind, src.head)
+}
+
+// openArrowFileInput opens an Arrow IPC file input. The file format needs
+// random access (its footer, which lists the batches, is at its end): a
+// regular file is read through io.ReaderAt, one record batch at a time;
+// anything else (a pipe) is first copied to a temporary file, so that
+// memory holds a batch or two, never the file.
+func openArrowFileInput(src *inputSource, mem memory.Allocator) (*fileSource, error) {
+	in, onRead := src.in, func(int64) {}
+	if c, ok := in.(*countingReader); ok {
+		in, onRead = c.r, c.onRead
 	}
-	s := &streamSource{br: br, mem: mem}
-	if err := s.open(0); err != nil {
-		return nil, arrowError(err, "reading Arrow IPC stream")
+	var (
+		f           *os.File
+		start, size int64
+		spooled     *spoolFile
+	)
+	if file, ok := in.(*os.File); ok {
+		if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+			if pos, err := file.Seek(0, io.SeekCurrent); err == nil {
+				f = file
+				start = pos - int64(src.br.Buffered()) // the first byte br holds
+				size = fi.Size() - start
+			}
+		}
 	}
-	s.schema = s.r.Schema()
+	if f == nil {
+		var err error
+		if spooled, err = spool(src.br); err != nil {
+			return nil, wrapf(err, "reading Arrow IPC file")
+		}
+		f, size = spooled.f, spooled.size
+		onRead = func(int64) {} // counted as it was copied
+	}
+	r := &countingSection{SectionReader: io.NewSectionReader(f, start, size), onRead: onRead}
+	fs, err := openArrowFile(r, size, mem)
+	if err != nil {
+		spooled.close()
+		return nil, err
+	}
+	fs.spooled = spooled
+	return fs, nil
+}
+
+// countingSection is a section of a file that counts the bytes read
+// through ReadAt for the progress bar.
+type countingSection struct {
+	*io.SectionReader
+	n      int64
+	onRead func(total int64)
+}
+
+func (c *countingSection) ReadAt(b []byte, off int64) (int, error) {
+	n, err := c.SectionReader.ReadAt(b, off)
+	if n > 0 {
+		c.n += int64(n)
+		c.onRead(c.n)
+	}
+	return n, err
+}
+
+// spoolFile is a temporary copy of an input read from a pipe.
+type spoolFile struct {
+	f    *os.File
+	size int64
+	name string // to remove at close where an open file cannot be removed; "" once removed
+}
+
+// spool copies r to a new temporary file, removed at once where the
+// system lets an open file be removed (it goes when closed).
+func spool(r io.Reader) (*spoolFile, error) {
+	f, err := os.CreateTemp("", "rowbridge-input-*.arrow")
+	if err != nil {
+		return nil, err
+	}
+	s := &spoolFile{f: f, name: f.Name()}
+	if os.Remove(s.name) == nil {
+		s.name = ""
+	}
+	if s.size, err = io.Copy(f, r); err != nil {
+		s.close()
+		return nil, err
+	}
 	return s, nil
+}
+
+func (s *spoolFile) close() {
+	if s == nil {
+		return
+	}
+	s.f.Close()
+	if s.name != "" {
+		os.Remove(s.name)
+	}
 }
 
 // openArrowFile verifies the Arrow IPC file of size bytes that r reads,
@@ -184,12 +270,17 @@ func schemaDiff(first, other *arrow.Schema) string {
 }
 
 type fileSource struct {
-	r    *ipc.FileReader
-	next int
+	r       *ipc.FileReader
+	next    int
+	spooled *spoolFile // the copy read, for input from a pipe
 }
 
 func (s *fileSource) Schema() *arrow.Schema { return s.r.Schema() }
-func (s *fileSource) Close()                { s.r.Close() }
+func (s *fileSource) Close() {
+	s.r.Close()
+	s.spooled.close()
+	s.spooled = nil
+}
 func (s *fileSource) Next() (arrow.RecordBatch, bool, error) {
 	if s.next >= s.r.NumRecords() {
 		return nil, false, nil

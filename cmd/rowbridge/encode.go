@@ -11,8 +11,8 @@ import (
 func init() {
 	register(&command{
 		name:    "encode",
-		summary: "encode an Arrow IPC stream or file, or a Parquet file, into an UnsafeRow or CompactRow stream",
-		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [--truncate] [-o OUT] [--no-progress] [IN]",
+		summary: "encode Arrow IPC streams or files, or Parquet files, into one UnsafeRow or CompactRow stream",
+		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [--truncate] [-o OUT] [--no-progress] [IN...]",
 		examples: []string{
 			`rowbridge encode --format compactrow --framing velox --codec lz4 -o rows.bin testdata/sample/sample.arrow`,
 			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow`,
@@ -54,15 +54,16 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err := refuseTerminal(e, out); err != nil {
 			return err
 		}
-		return convert(e, "encode", args, out, *noProgress, func(in io.Reader, o io.Writer, prog *progress) error {
-			return encode(layout, fl, truncate, in, o, prog)
+		return convert(e, "encode", args, out, *noProgress, func(ins *inputSet, o io.Writer) error {
+			return encode(layout, fl, truncate, ins, o)
 		})
 	}
 }
 
-func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, in io.Reader, out io.Writer, prog *progress) error {
+// encode writes the rows of the inputs, in order, as one row stream.
+func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, ins *inputSet, out io.Writer) error {
 	mem := memory.DefaultAllocator
-	src, err := openArrow(in, mem)
+	src, err := openChain(ins, func(in *inputSource) (batchSource, error) { return openArrow(in, mem) })
 	if err != nil {
 		return err
 	}
@@ -80,8 +81,8 @@ func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, in io.Reader
 			return w.Close()
 		}
 		if err := w.Write(rec); err != nil {
-			return err
+			return ins.named(src.in.name, err)
 		}
-		prog.addRows(rec.NumRows())
+		ins.prog.addRows(rec.NumRows())
 	}
 }
