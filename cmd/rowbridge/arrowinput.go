@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/ipcverify"
 )
 
@@ -26,6 +27,19 @@ type batchSource interface {
 	Next() (arrow.RecordBatch, bool, error) // the batch is valid until the next call
 	Close()
 }
+
+// inputIdleBytes bounds the released buffer memory that inputAllocator
+// keeps for reuse: a batch or two of any usual size.
+const inputIdleBytes = 64 << 20
+
+// inputAllocator is the allocator of the batches read from Arrow IPC and
+// Parquet inputs. Each batch is released before the next is read, and its
+// buffers are reused for the next instead of being left to the garbage
+// collector: a buffer per batch of new garbage (the body of each IPC
+// record batch) made the heap grow to several batches before a
+// collection. Reused memory is not zeroed; arrow-go reads every byte of
+// the buffers it allocates, and validateBatch checks every batch.
+func inputAllocator() memory.Allocator { return arrowvec.NewRecyclingAllocator(inputIdleBytes) }
 
 // openArrow opens an input of Arrow IPC (stream or file) or Parquet, as
 // its kind says; any other kind is refused with inputKindError.
@@ -272,26 +286,39 @@ func schemaDiff(first, other *arrow.Schema) string {
 type fileSource struct {
 	r       *ipc.FileReader
 	next    int
-	spooled *spoolFile // the copy read, for input from a pipe
+	rec     arrow.RecordBatch // the batch Next returned last
+	spooled *spoolFile        // the copy read, for input from a pipe
 }
 
 func (s *fileSource) Schema() *arrow.Schema { return s.r.Schema() }
 func (s *fileSource) Close() {
+	s.release()
 	s.r.Close()
 	s.spooled.close()
 	s.spooled = nil
 }
+
+func (s *fileSource) release() {
+	if s.rec != nil {
+		s.rec.Release()
+		s.rec = nil
+	}
+}
+
+// Next releases the batch it returned before, then reads the next, so that
+// one batch's body is in memory at a time.
 func (s *fileSource) Next() (arrow.RecordBatch, bool, error) {
+	s.release()
 	if s.next >= s.r.NumRecords() {
 		return nil, false, nil
 	}
-	var rec arrow.RecordBatch
 	err := guardArrow(func() (err error) {
-		if rec, err = s.r.RecordBatch(s.next); err != nil {
+		if s.rec, err = s.r.RecordBatchAt(s.next); err != nil {
 			return err
 		}
-		return validateBatch(rec)
+		return validateBatch(s.rec)
 	})
+	rec := s.rec
 	if err != nil {
 		return nil, false, arrowError(err, fmt.Sprintf("reading Arrow IPC file batch %d", s.next))
 	}

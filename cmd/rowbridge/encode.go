@@ -4,7 +4,6 @@ import (
 	"flag"
 	"io"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
 
@@ -62,7 +61,7 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 
 // encode writes the rows of the inputs, in order, as one row stream.
 func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, ins *inputSet, out io.Writer) error {
-	mem := memory.DefaultAllocator
+	mem := inputAllocator()
 	src, err := openChain(ins, func(in *inputSource) (batchSource, error) { return openArrow(in, mem) })
 	if err != nil {
 		return err
