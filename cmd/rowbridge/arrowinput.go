@@ -37,9 +37,31 @@ const inputIdleBytes = 64 << 20
 // buffers are reused for the next instead of being left to the garbage
 // collector: a buffer per batch of new garbage (the body of each IPC
 // record batch) made the heap grow to several batches before a
-// collection. Reused memory is not zeroed; arrow-go reads every byte of
-// the buffers it allocates, and validateBatch checks every batch.
-func inputAllocator() memory.Allocator { return arrowvec.NewRecyclingAllocator(inputIdleBytes) }
+// collection (101 MB peak RSS on a 1 GB file of 5.6 MB batches, 59 MB
+// with reuse). Reused memory is zeroed as Go's own is: arrow-go's Parquet
+// reader, for one, relies on that.
+func inputAllocator() memory.Allocator {
+	return zeroingAllocator{arrowvec.NewRecyclingAllocator(inputIdleBytes)}
+}
+
+// zeroingAllocator hands out memory zeroed, as memory.GoAllocator does,
+// from an allocator that does not zero it.
+type zeroingAllocator struct{ memory.Allocator }
+
+func (a zeroingAllocator) Allocate(size int) []byte {
+	b := a.Allocator.Allocate(size)
+	clear(b)
+	return b
+}
+
+func (a zeroingAllocator) Reallocate(size int, b []byte) []byte {
+	old := len(b)
+	nb := a.Allocator.Reallocate(size, b)
+	if old < len(nb) {
+		clear(nb[old:])
+	}
+	return nb
+}
 
 // openArrow opens an input of Arrow IPC (stream or file) or Parquet, as
 // its kind says; any other kind is refused with inputKindError.
