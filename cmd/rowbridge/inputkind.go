@@ -108,9 +108,11 @@ func (l streamLayout) acceptsRows(k inputKind, head []byte) bool {
 		return false
 	case kindArrowStream:
 		// A Spark stream may start with an end marker (an empty stream
-		// before the next): then what follows must be plausible rows.
+		// before the next): then what follows must be a plausible row (of
+		// less than 16 MiB) and not an Arrow message's length and root.
 		c, err := framing.SniffCodec(head)
-		return l.framing == framing.Spark && err == nil && c == framing.None
+		return l.framing == framing.Spark && err == nil && c == framing.None &&
+			(len(head) < 8 || head[4] == 0) && !legacyArrowStream(head[4:])
 	}
 	if l.framing == framing.Velox {
 		// Of the codec magics only a "ZV" chunk and a gzip member can
