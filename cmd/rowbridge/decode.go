@@ -21,7 +21,7 @@ func init() {
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to jsonl testdata/sample/unsaferow-spark.bin`,
 			`rowbridge decode --format compactrow --framing velox --codec lz4 --schema @testdata/sample/schema.ddl --to arrow-file -o rows.arrow testdata/sample/compactrow-velox-lz4.bin`,
 			`rowbridge encode --format unsaferow --codec lz4 testdata/sample/sample.arrow | rowbridge decode --format unsaferow --codec auto --schema @testdata/sample/schema.ddl --to jsonl   # Spark's lz4, snappy, zstd or lzf stream (or none), sniffed`,
-			`rowbridge decode --format unsaferow --schema 'id BIGINT, name STRING' --batch-rows 1024 < rows.bin > rows.arrow   # stdin to stdout, an Arrow IPC stream`,
+			`rowbridge encode --format unsaferow --codec lz4 testdata/sample/sample.arrow | rowbridge decode --format unsaferow --codec auto --schema @testdata/sample/schema.ddl --to jsonl testdata/sample/unsaferow-spark.bin -   # several inputs read in order as one stream, each in its own codec ("-" is stdin)`,
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to parquet -o rows.parquet testdata/sample/unsaferow-spark.bin   # zstd; rowbridge encode reads it back`,
 		},
 		flags: decodeFlags,

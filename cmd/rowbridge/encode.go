@@ -14,7 +14,7 @@ func init() {
 		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [--truncate] [-o OUT] [--no-progress] [IN...]",
 		examples: []string{
 			`rowbridge encode --format compactrow --framing velox --codec lz4 -o rows.bin testdata/sample/sample.arrow`,
-			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow`,
+			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow testdata/sample/sample.arrow   # several inputs of one schema (Arrow IPC streams or files, Parquet files), read in order as one stream`,
 			`rowbridge encode --format unsaferow --codec lz4 -o rows.lz4 testdata/sample/sample.arrow   # Spark-framed rows in lz4-java's stream, as a Spark shuffle holds them`,
 			`rowbridge encode --format unsaferow data.parquet > rows.bin   # a Parquet file, read row group by row group (a file, not a pipe: Parquet's footer is at its end)`,
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl testdata/sample/unsaferow-spark.bin | rowbridge encode --format unsaferow | cmp - testdata/sample/unsaferow-spark.bin   # exact round trip`,
