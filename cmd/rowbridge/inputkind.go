@@ -73,16 +73,18 @@ func sniffInput(head []byte) inputKind {
 
 // legacyArrowStream says whether head can start an Arrow IPC stream of
 // before Arrow 0.15, whose messages have no continuation marker: a
-// little-endian metadata length, a multiple of 8, then the flatbuffer's
-// root offset, which points inside the metadata past itself. (An
-// UnsafeRow's first bytes there are its null bits, most often zeros.)
+// little-endian metadata length, a multiple of 8 and at most 16 MiB (a
+// schema's), then the flatbuffer's root offset, which points a few bytes
+// past itself, before the vtables and tables. (A row's size read so has
+// its low byte 0; an UnsafeRow's first bytes after it are its null bits,
+// most often zeros.)
 func legacyArrowStream(head []byte) bool {
 	if len(head) < 8 {
 		return false
 	}
 	n := binary.LittleEndian.Uint32(head)
 	root := binary.LittleEndian.Uint32(head[4:])
-	return n > 0 && n%8 == 0 && n < 1<<30 && root >= 4 && root < n && root%4 == 0
+	return n > 0 && n%8 == 0 && n <= 16<<20 && root >= 4 && root < min(n, 256) && root%4 == 0
 }
 
 // codecKind is the kind of a stream in Spark's codec c.
@@ -107,6 +109,11 @@ func (l streamLayout) acceptsRows(k inputKind, head []byte) bool {
 	case kindArrowFile, kindParquet, kindDirectory:
 		return false
 	case kindArrowStream:
+		if !bytes.HasPrefix(head, arrowContinuation) {
+			// What may start a stream of before Arrow 0.15 starts plausible
+			// rows too (sniffInput found it so): the row reader judges.
+			return true
+		}
 		// A Spark stream may start with an end marker (an empty stream
 		// before the next): then what follows must be a plausible row (of
 		// less than 16 MiB) and not an Arrow message's length and root.

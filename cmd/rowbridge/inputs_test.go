@@ -368,3 +368,52 @@ func (a *peakAllocator) Reallocate(size int, b []byte) []byte {
 	a.peak = max(a.peak, a.CurrentAlloc())
 	return nb
 }
+
+// Memory that inputAllocator hands out again is zeroed, as Go's own:
+// arrow-go's Parquet reader relies on it (TestParquetRoundTrip failed on
+// recycled memory that was not).
+func TestInputAllocatorZeroesReusedMemory(t *testing.T) {
+	mem := inputAllocator()
+	b := mem.Allocate(1000)
+	for i := range b {
+		b[i] = 0xff
+	}
+	mem.Free(b)
+	b = mem.Allocate(900) // the same size class: the buffer just freed
+	require.Equal(t, make([]byte, 900), b)
+	for i := range b {
+		b[i] = 0xee
+	}
+	b = mem.Reallocate(1000, b) // within its capacity: the bytes past 900 were 0xff
+	require.Equal(t, bytes.Repeat([]byte{0xee}, 900), b[:900])
+	require.Equal(t, make([]byte, 100), b[900:])
+	mem.Free(b)
+}
+
+// sniffInput tells Arrow IPC from plausible rows where the first bytes
+// could be either; an Arrow stream of before Arrow 0.15 (no continuation
+// marker) is still read by encode.
+func TestSniffInputAmbiguousStarts(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	stream := streamOf(t, mem, arrowInputRows)
+	require.Equal(t, arrowContinuation, stream[:4])
+	legacy := stream[4:] // the first message without its marker, as pre-0.15 writers framed it
+	require.Equal(t, kindArrowStream, sniffInput(legacy[:sniffBytes]))
+	out, stderr, code := cli(t, legacy, "encode", "--format", "unsaferow")
+	require.Equal(t, 0, code, stderr)
+	want, _, _ := cli(t, stream, "encode", "--format", "unsaferow")
+	require.Equal(t, want, out)
+
+	// An UnsafeRow of 1032 bytes whose null bits read as a root offset
+	// (what GOARCH=386 test data began with) is rows, not a legacy stream.
+	row := []byte{0, 0, 4, 8, 8, 0x18, 8, 0, 0, 0, 0, 0, 1, 0, 0, 0}
+	require.Equal(t, kindRows, sniffInput(row))
+	// After an end marker, a plausible small row is rows for decode; an
+	// Arrow schema message's length and root offset are not.
+	l := streamLayout{format: formatUnsafeRow, framing: framing.Spark, codec: framing.None}
+	rows := append([]byte{0xff, 0xff, 0xff, 0xff}, sampleRows[:12]...)
+	require.Equal(t, kindArrowStream, sniffInput(rows))
+	require.True(t, l.acceptsRows(sniffInput(rows), rows))
+	require.False(t, l.acceptsRows(kindArrowStream, stream[:sniffBytes]))
+}
