@@ -125,7 +125,7 @@ func openArrowFileInput(src *inputSource, mem memory.Allocator) (*fileSource, er
 }
 
 // countingSection is a section of a file that counts the bytes read
-// through ReadAt for the progress bar.
+// through ReadAt for the progress bar (Arrow IPC and Parquet files).
 type countingSection struct {
 	*io.SectionReader
 	n      int64

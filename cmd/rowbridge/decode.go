@@ -110,6 +110,12 @@ func decode(l streamLayout, ins *inputSet, schema *arrow.Schema, batchRows int, 
 	if err != nil {
 		return err
 	}
+	return copyBatches(src, w, ins.prog, func(err error) error { return err })
+}
+
+// copyBatches writes every batch of src to w, counting the rows on prog,
+// then closes w; wrap words w's errors.
+func copyBatches(src batchSource, w batchWriter, prog *progress, wrap func(error) error) error {
 	for {
 		rec, ok, err := src.Next()
 		if err != nil {
@@ -119,9 +125,9 @@ func decode(l streamLayout, ins *inputSet, schema *arrow.Schema, batchRows int, 
 			return w.Close()
 		}
 		if err := w.Write(rec); err != nil {
-			return err
+			return wrap(err)
 		}
-		ins.prog.addRows(rec.NumRows())
+		prog.addRows(rec.NumRows())
 	}
 }
 

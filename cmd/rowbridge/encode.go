@@ -71,17 +71,6 @@ func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, ins *inputSe
 	if err != nil {
 		return err
 	}
-	for {
-		rec, ok, err := src.Next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return w.Close()
-		}
-		if err := w.Write(rec); err != nil {
-			return ins.named(src.in.name, err)
-		}
-		ins.prog.addRows(rec.NumRows())
-	}
+	// An encoding error is the current input's.
+	return copyBatches(src, w, ins.prog, func(err error) error { return ins.named(src.in.name, err) })
 }
