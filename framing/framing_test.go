@@ -468,3 +468,37 @@ func TestWriterRefusesRowLargerThanAGroup(t *testing.T) {
 	require.ErrorContains(t, w.Write(tooBig), "row 0 of 97 bytes exceeds the 96-byte row limit")
 	require.Equal(t, HeaderSize+100, buf.Len(), "nothing more is written")
 }
+
+// maxWriteRecorder records the largest Write it is given.
+type maxWriteRecorder struct {
+	bytes.Buffer
+	largest int
+}
+
+func (m *maxWriteRecorder) Write(p []byte) (int, error) {
+	m.largest = max(m.largest, len(p))
+	return m.Buffer.Write(p)
+}
+
+// The Spark framing copies a batch's records out a chunk at a time, not
+// all at once (a second copy of every row of the batch in memory), and
+// writes the same bytes.
+func TestSparkWriterCopiesInChunks(t *testing.T) {
+	rows := &rowbridge.Rows{Offsets: []int{0}}
+	var want []byte
+	for i := range 40000 { // 40000 rows of 96 bytes: 3.8 MiB of records
+		row := bytes.Repeat([]byte{byte(i)}, 96)
+		rows.Data = append(rows.Data, row...)
+		rows.Offsets = append(rows.Offsets, len(rows.Data))
+		want = binary.BigEndian.AppendUint32(want, 96)
+		want = append(want, row...)
+	}
+	var out maxWriteRecorder
+	w, err := NewWriter(&out, Spark, None)
+	require.NoError(t, err)
+	require.NoError(t, w.Write(rows))
+	require.NoError(t, w.Close())
+	require.Equal(t, want, out.Bytes())
+	require.LessOrEqual(t, out.largest, sparkChunkBytes)
+	require.LessOrEqual(t, cap(w.buf), sparkChunkBytes, "the copy buffer is a chunk")
+}

@@ -79,26 +79,34 @@ func (w *Writer) Write(rows *rowbridge.Rows) error {
 			return fmt.Errorf("framing: row %d of %d bytes exceeds the %d-byte row limit of readers", i, size, limit)
 		}
 	}
+	// Spark's records are copied out a chunk at a time, so that the copy
+	// is bounded whatever the batch's size (not a second copy of every
+	// row of a batch); a Velox group is one piece.
+	chunk, head := maxGroup, HeaderSize
 	if w.framing == Spark {
-		return w.writeRecords(rows, 0, n, 0)
+		chunk, head = sparkChunkBytes, 0
 	}
 	for lo := 0; lo < n; {
 		hi, size := lo, 0
 		for hi < n {
 			next := 4 + rows.Offsets[hi+1] - rows.Offsets[hi]
-			if hi > lo && size+next > maxGroup {
+			if hi > lo && size+next > chunk {
 				break
 			}
 			size += next
 			hi++
 		}
-		if err := w.writeRecords(rows, lo, hi, HeaderSize); err != nil {
+		if err := w.writeRecords(rows, lo, hi, head); err != nil {
 			return err
 		}
 		lo = hi
 	}
 	return nil
 }
+
+// sparkChunkBytes bounds the size-prefixed records of the Spark framing
+// that a Writer copies out at once (a larger row is one chunk).
+const sparkChunkBytes = 1 << 20
 
 // writeRecords writes rows lo..hi-1 as size-prefixed records: bare, or as
 // one Velox row group after a header of head bytes.

@@ -2,15 +2,16 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/ipcverify"
 )
 
@@ -27,31 +28,152 @@ type batchSource interface {
 	Close()
 }
 
-// openArrow reads in as an Arrow IPC file if it starts with the file
-// magic, as Parquet if it starts with Parquet's, else as an IPC stream.
-func openArrow(in io.Reader, mem memory.Allocator) (batchSource, error) {
-	br := bufio.NewReaderSize(in, 64<<10)
-	head, _ := br.Peek(len(ipcverify.FileMagic))
-	if bytes.HasPrefix(head, parquetMagic) {
-		return openParquet(in, br, mem)
+// inputIdleBytes bounds the released buffer memory that inputAllocator
+// keeps for reuse: a batch or two of any usual size.
+const inputIdleBytes = 64 << 20
+
+// inputAllocator is the allocator of the batches read from Arrow IPC and
+// Parquet inputs. Each batch is released before the next is read, and its
+// buffers are reused for the next instead of being left to the garbage
+// collector: a buffer per batch of new garbage (the body of each IPC
+// record batch) made the heap grow to several batches before a
+// collection (101 MB peak RSS on a 1 GB file of 5.6 MB batches, 59 MB
+// with reuse). Reused memory is zeroed as Go's own is: arrow-go's Parquet
+// reader, for one, relies on that.
+func inputAllocator() memory.Allocator {
+	return zeroingAllocator{arrowvec.NewRecyclingAllocator(inputIdleBytes)}
+}
+
+// zeroingAllocator hands out memory zeroed, as memory.GoAllocator does,
+// from an allocator that does not zero it.
+type zeroingAllocator struct{ memory.Allocator }
+
+func (a zeroingAllocator) Allocate(size int) []byte {
+	b := a.Allocator.Allocate(size)
+	clear(b)
+	return b
+}
+
+func (a zeroingAllocator) Reallocate(size int, b []byte) []byte {
+	old := len(b)
+	nb := a.Allocator.Reallocate(size, b)
+	if old < len(nb) {
+		clear(nb[old:])
 	}
-	if bytes.Equal(head, ipcverify.FileMagic) {
-		// The file format needs random access: its footer is at the end.
-		data, err := io.ReadAll(br)
-		if err != nil {
-			return nil, err
+	return nb
+}
+
+// openArrow opens an input of Arrow IPC (stream or file) or Parquet, as
+// its kind says; any other kind is refused with inputKindError.
+func openArrow(src *inputSource, mem memory.Allocator) (batchSource, error) {
+	switch src.kind {
+	case kindParquet:
+		return openParquet(src.in, src.br, mem)
+	case kindArrowFile:
+		return openArrowFileInput(src, mem)
+	case kindArrowStream:
+		s := &streamSource{br: src.br, mem: mem}
+		if err := s.open(0); err != nil {
+			return nil, arrowError(err, "reading Arrow IPC stream")
 		}
-		return openArrowFile(bytes.NewReader(data), int64(len(data)), mem)
+		s.schema = s.r.Schema()
+		return s, nil
 	}
-	if len(head) == 0 {
-		return nil, fmt.Errorf("reading Arrow IPC input: the input is empty")
+	return nil, inputKindError(src.name, src.kind, src.head)
+}
+
+// openArrowFileInput opens an Arrow IPC file input. The file format needs
+// random access (its footer, which lists the batches, is at its end): a
+// regular file is read through io.ReaderAt, one record batch at a time;
+// anything else (a pipe) is first copied to a temporary file, so that
+// memory holds a batch or two, never the file.
+func openArrowFileInput(src *inputSource, mem memory.Allocator) (*fileSource, error) {
+	in, onRead := src.in, func(int64) {}
+	if c, ok := in.(*countingReader); ok {
+		in, onRead = c.r, c.onRead
 	}
-	s := &streamSource{br: br, mem: mem}
-	if err := s.open(0); err != nil {
-		return nil, arrowError(err, "reading Arrow IPC stream")
+	var (
+		f           *os.File
+		start, size int64
+		spooled     *spoolFile
+	)
+	if file, ok := in.(*os.File); ok {
+		if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
+			if pos, err := file.Seek(0, io.SeekCurrent); err == nil {
+				f = file
+				start = pos - int64(src.br.Buffered()) // the first byte br holds
+				size = fi.Size() - start
+			}
+		}
 	}
-	s.schema = s.r.Schema()
+	if f == nil {
+		var err error
+		if spooled, err = spool(src.br); err != nil {
+			return nil, wrapf(err, "reading Arrow IPC file")
+		}
+		f, size = spooled.f, spooled.size
+		onRead = func(int64) {} // counted as it was copied
+	}
+	r := &countingSection{SectionReader: io.NewSectionReader(f, start, size), onRead: onRead}
+	fs, err := openArrowFile(r, size, mem)
+	if err != nil {
+		spooled.close()
+		return nil, err
+	}
+	fs.spooled = spooled
+	return fs, nil
+}
+
+// countingSection is a section of a file that counts the bytes read
+// through ReadAt for the progress bar (Arrow IPC and Parquet files).
+type countingSection struct {
+	*io.SectionReader
+	n      int64
+	onRead func(total int64)
+}
+
+func (c *countingSection) ReadAt(b []byte, off int64) (int, error) {
+	n, err := c.SectionReader.ReadAt(b, off)
+	if n > 0 {
+		c.n += int64(n)
+		c.onRead(c.n)
+	}
+	return n, err
+}
+
+// spoolFile is a temporary copy of an input read from a pipe.
+type spoolFile struct {
+	f    *os.File
+	size int64
+	name string // to remove at close where an open file cannot be removed; "" once removed
+}
+
+// spool copies r to a new temporary file, removed at once where the
+// system lets an open file be removed (it goes when closed).
+func spool(r io.Reader) (*spoolFile, error) {
+	f, err := os.CreateTemp("", "rowbridge-input-*.arrow")
+	if err != nil {
+		return nil, err
+	}
+	s := &spoolFile{f: f, name: f.Name()}
+	if os.Remove(s.name) == nil {
+		s.name = ""
+	}
+	if s.size, err = io.Copy(f, r); err != nil {
+		s.close()
+		return nil, err
+	}
 	return s, nil
+}
+
+func (s *spoolFile) close() {
+	if s == nil {
+		return
+	}
+	s.f.Close()
+	if s.name != "" {
+		os.Remove(s.name)
+	}
 }
 
 // openArrowFile verifies the Arrow IPC file of size bytes that r reads,
@@ -184,23 +306,41 @@ func schemaDiff(first, other *arrow.Schema) string {
 }
 
 type fileSource struct {
-	r    *ipc.FileReader
-	next int
+	r       *ipc.FileReader
+	next    int
+	rec     arrow.RecordBatch // the batch Next returned last
+	spooled *spoolFile        // the copy read, for input from a pipe
 }
 
 func (s *fileSource) Schema() *arrow.Schema { return s.r.Schema() }
-func (s *fileSource) Close()                { s.r.Close() }
+func (s *fileSource) Close() {
+	s.release()
+	s.r.Close()
+	s.spooled.close()
+	s.spooled = nil
+}
+
+func (s *fileSource) release() {
+	if s.rec != nil {
+		s.rec.Release()
+		s.rec = nil
+	}
+}
+
+// Next releases the batch it returned before, then reads the next, so that
+// one batch's body is in memory at a time.
 func (s *fileSource) Next() (arrow.RecordBatch, bool, error) {
+	s.release()
 	if s.next >= s.r.NumRecords() {
 		return nil, false, nil
 	}
-	var rec arrow.RecordBatch
 	err := guardArrow(func() (err error) {
-		if rec, err = s.r.RecordBatch(s.next); err != nil {
+		if s.rec, err = s.r.RecordBatchAt(s.next); err != nil {
 			return err
 		}
-		return validateBatch(rec)
+		return validateBatch(s.rec)
 	})
+	rec := s.rec
 	if err != nil {
 		return nil, false, arrowError(err, fmt.Sprintf("reading Arrow IPC file batch %d", s.next))
 	}

@@ -89,8 +89,8 @@ func TestCorruptArrowInputFailsWithOneLine(t *testing.T) {
 			}
 			msg := "rowbridge " + cmd + ": reading Arrow IPC file: malformed input at byte …"
 			msgStdin, code := msg, 1
-			if cmd == "encode" { // encode and decode name the input file
-				msg = "rowbridge encode: " + path + ": reading Arrow IPC file: malformed input at byte …"
+			if cmd != "schema" { // the commands that read inputs name the input file
+				msg = "rowbridge " + cmd + ": " + path + ": reading Arrow IPC file: malformed input at byte …"
 			}
 			if cmd == "schema" { // a bad schema is a usage error, from every command
 				msg = "rowbridge schema: bad schema in " + path + ": reading Arrow IPC file: malformed input at byte …"

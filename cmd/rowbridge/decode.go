@@ -15,13 +15,13 @@ import (
 func init() {
 	register(&command{
 		name:    "decode",
-		summary: "decode an UnsafeRow or CompactRow stream into Arrow IPC, Parquet or JSON lines",
-		usage:   "--format unsaferow|compactrow --schema SCHEMA [--framing spark|velox] [--codec C] [--batch-rows N] [--to arrow-stream|arrow-file|jsonl|parquet] [--parquet-codec C] [-o OUT] [--no-progress] [IN]",
+		summary: "decode UnsafeRow or CompactRow streams into one Arrow IPC stream or file, Parquet file or JSON lines",
+		usage:   "--format unsaferow|compactrow --schema SCHEMA [--framing spark|velox] [--codec C] [--batch-rows N] [--to arrow-stream|arrow-file|jsonl|parquet] [--parquet-codec C] [-o OUT] [--no-progress] [IN...]",
 		examples: []string{
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to jsonl testdata/sample/unsaferow-spark.bin`,
 			`rowbridge decode --format compactrow --framing velox --codec lz4 --schema @testdata/sample/schema.ddl --to arrow-file -o rows.arrow testdata/sample/compactrow-velox-lz4.bin`,
 			`rowbridge encode --format unsaferow --codec lz4 testdata/sample/sample.arrow | rowbridge decode --format unsaferow --codec auto --schema @testdata/sample/schema.ddl --to jsonl   # Spark's lz4, snappy, zstd or lzf stream (or none), sniffed`,
-			`rowbridge decode --format unsaferow --schema 'id BIGINT, name STRING' --batch-rows 1024 < rows.bin > rows.arrow   # stdin to stdout, an Arrow IPC stream`,
+			`rowbridge encode --format unsaferow --codec lz4 testdata/sample/sample.arrow | rowbridge decode --format unsaferow --codec auto --schema @testdata/sample/schema.ddl --to jsonl testdata/sample/unsaferow-spark.bin -   # several inputs read in order as one stream, each in its own codec ("-" is stdin)`,
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl --to parquet -o rows.parquet testdata/sample/unsaferow-spark.bin   # zstd; rowbridge encode reads it back`,
 		},
 		flags: decodeFlags,
@@ -72,8 +72,8 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		} else if flagSet(fs, "parquet-codec") {
 			return usagef("--parquet-codec applies to --to parquet only")
 		}
-		return convert(e, "decode", args, out, *noProgress, func(in io.Reader, o io.Writer, prog *progress) error {
-			return decode(layout, in, sc, batchRows, sink, o, prog)
+		return convert(e, "decode", args, out, *noProgress, func(ins *inputSet, o io.Writer) error {
+			return decode(layout, ins, sc, batchRows, sink, o)
 		})
 	}
 }
@@ -97,14 +97,51 @@ func decodeOutput(e *env, to, out, schema string) (sink, *arrow.Schema, error) {
 	return sink, sc, nil
 }
 
-func decode(l streamLayout, in io.Reader, schema *arrow.Schema, batchRows int, sink sink, out io.Writer, prog *progress) error {
-	mem := memory.DefaultAllocator
-	rr, err := newRowReader(l, in, schema, batchRows)
+// decode writes the rows of the inputs, in order, as one output.
+func decode(l streamLayout, ins *inputSet, schema *arrow.Schema, batchRows int, sink sink, out io.Writer) error {
+	src, err := openChain(ins, func(in *inputSource) (batchSource, error) {
+		return openRows(l, in, schema, batchRows)
+	})
 	if err != nil {
 		return err
 	}
-	defer rr.Release()
-	return writeBatches(rr, sink, out, mem, prog, nil)
+	defer src.Close()
+	w, err := sink(out, schema, memory.DefaultAllocator)
+	if err != nil {
+		return err
+	}
+	return copyBatches(src, w, ins.prog, func(err error) error { return err })
+}
+
+// copyBatches writes every batch of src to w, counting the rows on prog,
+// then closes w; wrap words w's errors.
+func copyBatches(src batchSource, w batchWriter, prog *progress, wrap func(error) error) error {
+	for {
+		rec, ok, err := src.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return w.Close()
+		}
+		if err := w.Write(rec); err != nil {
+			return wrap(err)
+		}
+		prog.addRows(rec.NumRows())
+	}
+}
+
+// openRows opens a row stream input laid out as l, refusing with
+// inputKindError a kind known not to be one.
+func openRows(l streamLayout, in *inputSource, schema *arrow.Schema, batchRows int) (batchSource, error) {
+	if !l.acceptsRows(in.kind, in.head) {
+		return nil, inputKindError(in.name, in.kind, in.head)
+	}
+	rr, err := newRowReader(l, in.br, schema, batchRows)
+	if err != nil {
+		return nil, err
+	}
+	return &recordReaderSource{rr: rr}, nil
 }
 
 // writeBatches writes the batches of rr to out as sink writes them (what

@@ -4,18 +4,17 @@ import (
 	"flag"
 	"io"
 
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
 
 func init() {
 	register(&command{
 		name:    "encode",
-		summary: "encode an Arrow IPC stream or file, or a Parquet file, into an UnsafeRow or CompactRow stream",
-		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [--truncate] [-o OUT] [--no-progress] [IN]",
+		summary: "encode Arrow IPC streams or files, or Parquet files, into one UnsafeRow or CompactRow stream",
+		usage:   "--format unsaferow|compactrow [--flavor spark|velox] [--framing spark|velox] [--codec C] [--truncate] [-o OUT] [--no-progress] [IN...]",
 		examples: []string{
 			`rowbridge encode --format compactrow --framing velox --codec lz4 -o rows.bin testdata/sample/sample.arrow`,
-			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow`,
+			`rowbridge encode --format unsaferow --flavor velox --framing velox --codec zstd -o rows.bin testdata/sample/sample.arrow testdata/sample/sample.arrow   # several inputs of one schema (Arrow IPC streams or files, Parquet files), read in order as one stream`,
 			`rowbridge encode --format unsaferow --codec lz4 -o rows.lz4 testdata/sample/sample.arrow   # Spark-framed rows in lz4-java's stream, as a Spark shuffle holds them`,
 			`rowbridge encode --format unsaferow data.parquet > rows.bin   # a Parquet file, read row group by row group (a file, not a pipe: Parquet's footer is at its end)`,
 			`rowbridge decode --format unsaferow --schema @testdata/sample/schema.ddl testdata/sample/unsaferow-spark.bin | rowbridge encode --format unsaferow | cmp - testdata/sample/unsaferow-spark.bin   # exact round trip`,
@@ -54,15 +53,16 @@ func encodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err := refuseTerminal(e, out); err != nil {
 			return err
 		}
-		return convert(e, "encode", args, out, *noProgress, func(in io.Reader, o io.Writer, prog *progress) error {
-			return encode(layout, fl, truncate, in, o, prog)
+		return convert(e, "encode", args, out, *noProgress, func(ins *inputSet, o io.Writer) error {
+			return encode(layout, fl, truncate, ins, o)
 		})
 	}
 }
 
-func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, in io.Reader, out io.Writer, prog *progress) error {
-	mem := memory.DefaultAllocator
-	src, err := openArrow(in, mem)
+// encode writes the rows of the inputs, in order, as one row stream.
+func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, ins *inputSet, out io.Writer) error {
+	mem := inputAllocator()
+	src, err := openChain(ins, func(in *inputSource) (batchSource, error) { return openArrow(in, mem) })
 	if err != nil {
 		return err
 	}
@@ -71,17 +71,6 @@ func encode(l streamLayout, flavor unsaferow.Flavor, truncate bool, in io.Reader
 	if err != nil {
 		return err
 	}
-	for {
-		rec, ok, err := src.Next()
-		if err != nil {
-			return err
-		}
-		if !ok {
-			return w.Close()
-		}
-		if err := w.Write(rec); err != nil {
-			return err
-		}
-		prog.addRows(rec.NumRows())
-	}
+	// An encoding error is the current input's.
+	return copyBatches(src, w, ins.prog, func(err error) error { return ins.named(src.in.name, err) })
 }

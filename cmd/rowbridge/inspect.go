@@ -2,11 +2,9 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -14,14 +12,13 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
 	"github.com/rowbridge/rowbridge/framing"
-	"github.com/rowbridge/rowbridge/internal/ipcverify"
 )
 
 func init() {
 	register(&command{
 		name:    "inspect",
-		summary: "show the schema and first rows of a row stream or an Arrow IPC stream or file",
-		usage:   "[--format unsaferow|compactrow|arrow] [--schema SCHEMA] [--framing spark|velox] [--codec C] [--rows N] [--count] [--json] [IN]",
+		summary: "show the schema and first rows of row streams, Arrow IPC streams or files, or Parquet files",
+		usage:   "[--format unsaferow|compactrow|arrow] [--schema SCHEMA] [--framing spark|velox] [--codec C] [--rows N] [--count] [--json] [IN...]",
 		examples: []string{
 			`rowbridge inspect rows.arrow   # an Arrow IPC file or stream carries its schema`,
 			`rowbridge inspect --format unsaferow --schema 'id BIGINT, name STRING' --rows 20 rows.bin`,
@@ -46,7 +43,7 @@ func inspectFlags(fs *flag.FlagSet) func(*env, []string) error {
 		count, jsonl bool
 	)
 	stream.declare(fs)
-	fs.Lookup("format").Usage = "input: unsaferow, compactrow or arrow (default arrow when the input starts with Arrow IPC magic)"
+	fs.Lookup("format").Usage = "input: unsaferow, compactrow, or arrow for Arrow IPC and Parquet (the default, when the input starts with their magic)"
 	fs.StringVar(&schema, "schema", "", schemaFlagUsage+" (row streams only)")
 	fs.IntVar(&rows, "rows", 10, "rows to show")
 	fs.BoolVar(&count, "count", false, "read to the end and report the total row count")
@@ -80,39 +77,38 @@ func inspectFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		in, closeIn, err := openInput(e, args)
+		ins, err := newInputSet(e, args)
 		if err != nil {
 			return err
-		}
-		defer closeIn()
-		br := bufio.NewReaderSize(in, 64<<10)
-		if format == "" {
-			if _, err := br.Peek(1); err == io.EOF {
-				return fmt.Errorf("the input is empty")
-			}
-			if !looksLikeArrow(br) {
-				return usagef("the input is not Arrow IPC: a row stream needs --format unsaferow|compactrow and --schema")
-			}
-			if err := rejectRowFlags(fs); err != nil {
-				return err
-			}
-			format = formatArrow
 		}
 		batchRows := min(max(rows, 1), maxInspectBatch)
 		if count {
 			batchRows = maxInspectBatch
 		}
-		var src batchSource
-		var what string
-		if format == formatArrow {
-			src, what, err = openArrowInput(in, br)
-		} else {
-			src, what, err = openRowInput(layout, sc, br, batchRows)
+		open := func(in *inputSource) (batchSource, error) {
+			if format == formatArrow {
+				return openArrow(in, memory.DefaultAllocator)
+			}
+			if format != "" {
+				return openRows(layout, in, sc, batchRows)
+			}
+			if !acceptsArrow(in.kind) {
+				return nil, inputKindError(in.name, in.kind, in.head)
+			}
+			if err := rejectRowFlags(fs); err != nil {
+				return nil, err
+			}
+			return openArrow(in, memory.DefaultAllocator)
 		}
+		src, err := openChain(ins, open)
 		if err != nil {
 			return err
 		}
 		defer src.Close()
+		what := describeSource(src.current(), layout)
+		if n := len(ins.args); n > 1 {
+			what += fmt.Sprintf(" (%s, the first of %d inputs read as one)", src.first, n)
+		}
 		// Unlike decode's output, whatever was read before an error is
 		// still shown: it helps to find the bad row.
 		o := bufio.NewWriterSize(e.stdout, 64<<10)
@@ -134,53 +130,33 @@ func rejectRowFlags(fs *flag.FlagSet) error {
 	return nil
 }
 
-// openArrowInput opens Arrow IPC input. A file on disk is read through
-// its footer, batch by batch, instead of all at once.
-func openArrowInput(in io.Reader, br *bufio.Reader) (batchSource, string, error) {
-	head, _ := br.Peek(len(ipcverify.FileMagic))
-	isFile := bytes.Equal(head, ipcverify.FileMagic)
-	if f, ok := in.(*os.File); ok && isFile && isRegularFile(f.Name()) {
-		fi, err := f.Stat()
-		if err != nil {
-			return nil, "", err
+// describeSource says what the input src reads is, for inspect's
+// "Input:" line; l is the layout of a row stream.
+func describeSource(src batchSource, l streamLayout) string {
+	switch s := src.(type) {
+	case *fileSource:
+		if n := s.r.NumRecords(); n != 1 {
+			return fmt.Sprintf("Arrow IPC file, %d record batches", n)
 		}
-		src, err := openArrowFile(f, fi.Size(), memory.DefaultAllocator)
-		if err != nil {
-			return nil, "", err
-		}
-		return src, describeArrow(src.r.NumRecords()), nil
-	}
-	src, err := openArrow(br, memory.DefaultAllocator)
-	if err != nil {
-		return nil, "", err
-	}
-	if file, ok := src.(*fileSource); ok {
-		return src, describeArrow(file.r.NumRecords()), nil
-	}
-	return src, "Arrow IPC stream", nil
-}
-
-func describeArrow(batches int) string {
-	if batches == 1 {
 		return "Arrow IPC file, 1 record batch"
-	}
-	return fmt.Sprintf("Arrow IPC file, %d record batches", batches)
-}
-
-func openRowInput(layout streamLayout, sc *arrow.Schema, in io.Reader, batchRows int) (batchSource, string, error) {
-	rr, err := newRowReader(layout, in, sc, batchRows)
-	if err != nil {
-		return nil, "", err
+	case *streamSource:
+		return "Arrow IPC stream"
+	case *parquetSource:
+		groups := "row groups"
+		if s.pf.NumRowGroups() == 1 {
+			groups = "row group"
+		}
+		return fmt.Sprintf("Parquet file, %d rows in %d %s", s.pf.NumRows(), s.pf.NumRowGroups(), groups)
 	}
 	name := "UnsafeRow"
-	if layout.format == formatCompactRow {
+	if l.format == formatCompactRow {
 		name = "CompactRow"
 	}
-	what := fmt.Sprintf("%s stream, %v framing", name, layout.framing)
-	if layout.codec != framing.None {
-		what += fmt.Sprintf(", %v codec", layout.codec)
+	what := fmt.Sprintf("%s stream, %v framing", name, l.framing)
+	if l.codec != framing.None {
+		what += fmt.Sprintf(", %v codec", l.codec)
 	}
-	return &recordReaderSource{rr: rr}, what, nil
+	return what
 }
 
 // recordReaderSource reads a row stream as a batchSource.

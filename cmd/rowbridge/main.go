@@ -63,8 +63,13 @@ type env struct {
 }
 
 // usageError marks a mistake in how the command was called (exit code 2).
-// A detail, if any, is shown on the lines before the message.
-type usageError struct{ msg, detail string }
+// A detail, if any, is shown on the lines before the message; noHint
+// leaves out the pointer to the command's help (the message says what to
+// do, as for an input of the wrong kind).
+type usageError struct {
+	msg, detail string
+	noHint      bool
+}
 
 func (e *usageError) Error() string { return e.msg }
 
@@ -183,7 +188,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 		if ue != nil && ue.detail != "" {
 			fmt.Fprintln(stderr, ue.detail)
 		}
-		fmt.Fprintf(stderr, "rowbridge %s: %s (see 'rowbridge %s -h')\n", c.name, msg, c.name)
+		if ue != nil && ue.noHint {
+			fmt.Fprintf(stderr, "rowbridge %s: %s\n", c.name, msg)
+		} else {
+			fmt.Fprintf(stderr, "rowbridge %s: %s (see 'rowbridge %s -h')\n", c.name, msg, c.name)
+		}
 		return exitUsage
 	}
 	fmt.Fprintf(stderr, "rowbridge %s: %s\n", c.name, msg)

@@ -191,25 +191,9 @@ func openParquet(in io.Reader, br *bufio.Reader, mem memory.Allocator) (batchSou
 	start := pos - int64(br.Buffered()) // the first byte br holds
 	var r io.ReaderAt = io.NewSectionReader(f, start, fi.Size()-start)
 	if onRead != nil {
-		r = &countingReaderAt{r: r, onRead: onRead}
+		r = &countingSection{SectionReader: r.(*io.SectionReader), onRead: onRead}
 	}
 	return openParquetReaderAt(r, fi.Size()-start, mem)
-}
-
-// countingReaderAt counts the bytes read through it for the progress bar.
-type countingReaderAt struct {
-	r      io.ReaderAt
-	n      int64
-	onRead func(total int64)
-}
-
-func (c *countingReaderAt) ReadAt(b []byte, off int64) (int, error) {
-	n, err := c.r.ReadAt(b, off)
-	if n > 0 {
-		c.n += int64(n)
-		c.onRead(c.n)
-	}
-	return n, err
 }
 
 // openParquetReaderAt opens the Parquet file of size bytes that r reads.

@@ -30,11 +30,27 @@ func declareProgress(fs *flag.FlagSet) *bool {
 // nothing unless stderr is a terminal and off is false; then it returns a
 // nil *progress, whose methods do nothing, and in itself.
 func startProgress(e *env, verb string, in io.Reader, off bool) (*progress, io.Reader) {
+	p := startProgressTotal(e, verb, inputSize(in), off)
+	return p, p.count(in)
+}
+
+// startProgressTotal returns the progress of reading total bytes (-1 when
+// unknown) through the readers that count wraps, or nil as startProgress.
+func startProgressTotal(e *env, verb string, total int64, off bool) *progress {
 	if off || !isTerminal(e.stderr) {
-		return nil, in
+		return nil
 	}
-	p := newProgress(e.stderr, verb, inputSize(in), progressDelay, progressThrottle)
-	return p, &countingReader{r: in, onRead: p.setBytes}
+	return newProgress(e.stderr, verb, total, progressDelay, progressThrottle)
+}
+
+// count returns in wrapped so that its bytes are counted after those read
+// so far (of the inputs before it); in itself for a nil *progress.
+func (p *progress) count(in io.Reader) io.Reader {
+	if p == nil {
+		return in
+	}
+	base := p.bytes
+	return &countingReader{r: in, onRead: func(n int64) { p.setBytes(base + n) }}
 }
 
 func isTerminal(w io.Writer) bool {

@@ -197,12 +197,6 @@ func sniffSchema(head []byte) string {
 	return ""
 }
 
-// looksLikeArrow peeks at br for the IPC file or stream magic.
-func looksLikeArrow(br *bufio.Reader) bool {
-	head, _ := br.Peek(len(ipcverify.FileMagic))
-	return sniffSchema(head) == notationArrow
-}
-
 // checkSchemaKind checks what was found against what --from asked for.
 func checkSchemaKind(from, kind string) error {
 	switch {

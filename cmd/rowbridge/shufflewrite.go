@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,8 +18,8 @@ import (
 
 var shuffleWriteCommand = &command{
 	name:    "shuffle write",
-	summary: "write an Arrow IPC stream or file as a Spark map output (.data, .index, .checksum), partitioned as Spark's HashPartitioning",
-	usage:   "--partitions R [--partition-by COL[,COL...]] [--codec lz4|lzf|snappy|zstd|none] [--checksum ADLER32|CRC32|CRC32C|none] [--shuffle N] [--map M] [--spill-rows K] [--force] -o DIR [--no-progress] [IN]",
+	summary: "write Arrow IPC streams or files, or Parquet files, as one Spark map output (.data, .index, .checksum), partitioned as Spark's HashPartitioning",
+	usage:   "--partitions R [--partition-by COL[,COL...]] [--codec lz4|lzf|snappy|zstd|none] [--checksum ADLER32|CRC32|CRC32C|none] [--shuffle N] [--map M] [--spill-rows K] [--force] -o DIR [--no-progress] [IN...]",
 	examples: []string{
 		`rowbridge shuffle write --partitions 4 --partition-by id -o /tmp/shuffle testdata/sample/sample.arrow   # pmod(hash(id), 4), as Spark's repartition(4, id)`,
 		`rowbridge shuffle write --partitions 8 --codec zstd --checksum CRC32C --shuffle 2 --map 17 -o /tmp/shuffle testdata/sample/sample.arrow   # round robin from partition 0`,
@@ -57,14 +56,13 @@ func shuffleWriteFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if out == "" {
 			return usagef("-o DIR is required")
 		}
-		in, closeIn, err := openInput(e, args)
+		ins, err := newInputSet(e, args)
 		if err != nil {
 			return err
 		}
-		defer closeIn()
-		prog, in := startProgress(e, "shuffle write", in, *noProgress)
-		defer prog.done()
-		return writeShuffle(e, in, out, partitionBy, partitions, shuffle, mapID, opts, prog)
+		ins.startProgress("shuffle write", *noProgress)
+		defer ins.prog.done()
+		return writeShuffle(ins, out, partitionBy, partitions, shuffle, mapID, opts)
 	}
 }
 
@@ -137,9 +135,9 @@ func partitionKeys(schema *arrow.Schema, partitionBy string) ([]int, error) {
 // creating dir if it is missing (and removing what it created if the
 // command fails). Like encode it prints nothing; shuffle ls shows what it
 // wrote.
-func writeShuffle(e *env, in io.Reader, dir, partitionBy string, partitions, shuffle int, mapID int64, opts []sparkshuffle.WriterOption, prog *progress) (err error) {
+func writeShuffle(ins *inputSet, dir, partitionBy string, partitions, shuffle int, mapID int64, opts []sparkshuffle.WriterOption) (err error) {
 	mem := memory.DefaultAllocator
-	src, err := openArrow(in, mem)
+	src, err := openChain(ins, func(in *inputSource) (batchSource, error) { return openArrow(in, mem) })
 	if err != nil {
 		return err
 	}
@@ -186,7 +184,7 @@ func writeShuffle(e *env, in io.Reader, dir, partitionBy string, partitions, shu
 		if err := w.Write(rec, dst); err != nil {
 			return writerError(err)
 		}
-		prog.addRows(rec.NumRows())
+		ins.prog.addRows(rec.NumRows())
 	}
 	if err := w.Close(); err != nil {
 		return writerError(err)

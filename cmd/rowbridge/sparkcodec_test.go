@@ -75,8 +75,10 @@ func TestSparkCodecErrors(t *testing.T) {
 	requireFailures(t, "decode", []cliFailure{
 		{"corrupt lz4", corrupt, []string{"--format", "unsaferow", sampleSchemaFlag, "--codec", "lz4"}, 1,
 			"rowbridge decode: framing: stream byte 0, after 0 rows read: decompressing: lz4 stream: compressed byte 0: block checksum 0x…"},
-		{"auto on parquet", []byte("PAR1\x15\x04\x15\x10\x15\x14L\x15\x02\x15\x00"), []string{"--format", "unsaferow", sampleSchemaFlag, "--codec", "auto"}, 1,
-			"rowbridge decode: auto stream: compressed byte 0: the stream starts 50 41 52 31 15 04 15 10 15 14 4c 15 02 15 00, which is no Spark codec (lz4, snappy, zstd, lzf) and no uncompressed UnsafeRow record: it looks like a Parquet file"},
+		{"auto on parquet", []byte("PAR1\x15\x04\x15\x10\x15\x14L\x15\x02\x15\x00"), []string{"--format", "unsaferow", sampleSchemaFlag, "--codec", "auto"}, 2,
+			"rowbridge decode: stdin " + kindLines[kindParquet]},
+		{"auto on a zlib stream", []byte{0x78, 0x9c, 0x4b, 0x4c, 0x4a, 0x06, 0x00, 0x02, 0x4d, 0x01, 0x27}, []string{"--format", "unsaferow", sampleSchemaFlag, "--codec", "auto"}, 1,
+			"rowbridge decode: auto stream: compressed byte 0: the stream starts 78 9c 4b 4c 4a 06 00 02 4d 01 27, which is no Spark codec (lz4, snappy, zstd, lzf) and no uncompressed UnsafeRow record: it looks like a zlib stream (Spark has no zlib codec)"},
 		{"lzf under velox", nil, []string{"--format", "unsaferow", sampleSchemaFlag, "--framing", "velox", "--codec", "lzf"}, 2,
 			"rowbridge decode: --codec lzf applies to --framing spark only (Velox row groups use none, lz4, zstd, snappy, zlib or gzip) (see 'rowbridge decode -h')"},
 		{"gzip under spark", nil, []string{"--format", "unsaferow", sampleSchemaFlag, "--codec", "gzip"}, 2,
