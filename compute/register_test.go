@@ -44,8 +44,8 @@ func TestOptionErrors(t *testing.T) {
 	arg := compute.NewDatumWithoutOwning(in)
 	for name, opts := range map[string]compute.FunctionOptions{
 		"nil":       nil,
-		"no type":   &CastOptions{},
-		"bad zone":  &CastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Mars/Olympus"},
+		"no type":   &SQLCastOptions{},
+		"bad zone":  &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Mars/Olympus"},
 		"wrong opt": &TryOptions{Func: "x"},
 	} {
 		for _, fn := range []string{"try_cast", "sql_cast"} {
@@ -55,18 +55,18 @@ func TestOptionErrors(t *testing.T) {
 			}
 		}
 	}
-	res, err := compute.CallFunction(ctx, "try_cast", &CastOptions{ToType: arrow.FixedWidthTypes.Date32}, arg)
+	res, err := compute.CallFunction(ctx, "try_cast", &SQLCastOptions{ToType: arrow.FixedWidthTypes.Date32}, arg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Release()
-	if _, err := compute.CallFunction(ctx, "try_cast", &CastOptions{ToType: arrow.FixedWidthTypes.Time32s}, arg); !errors.Is(err, arrow.ErrNotImplemented) {
+	if _, err := compute.CallFunction(ctx, "try_cast", &SQLCastOptions{ToType: arrow.FixedWidthTypes.Time32s}, arg); !errors.Is(err, arrow.ErrNotImplemented) {
 		t.Errorf("unsupported pair: %v", err)
 	}
 	if _, err := compute.CallFunction(ctx, "try", &TryOptions{Func: "no_such_function"}, arg); err == nil {
 		t.Error("try of an unknown function: no error")
 	}
-	if _, err := compute.CallFunction(ctx, "try", &CastOptions{}, arg); err == nil {
+	if _, err := compute.CallFunction(ctx, "try", &SQLCastOptions{}, arg); err == nil {
 		t.Error("try with cast options: no error")
 	}
 }
