@@ -2,8 +2,6 @@ package compute
 
 import (
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
@@ -43,27 +41,9 @@ func castOptions(name string, opts compute.FunctionOptions) (*SQLCastOptions, tr
 	if o.ToType == nil {
 		return nil, trycast.Options{}, fmt.Errorf("%w: %s needs SQLCastOptions.ToType", arrow.ErrInvalid, name)
 	}
-	loc, err := location(o.TimeZone)
+	loc, err := trycast.LoadLocation(o.TimeZone)
 	if err != nil {
 		return nil, trycast.Options{}, fmt.Errorf("%w: %s time zone: %v", arrow.ErrInvalid, name, err)
 	}
 	return o, trycast.Options{Dialect: o.Dialect, TimeZone: loc}, nil
-}
-
-// zones caches loaded time zones: time.LoadLocation reads tzdata each call.
-var zones sync.Map // string -> *time.Location
-
-func location(name string) (*time.Location, error) {
-	if name == "" || name == "UTC" {
-		return time.UTC, nil
-	}
-	if l, ok := zones.Load(name); ok {
-		return l.(*time.Location), nil
-	}
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, l)
-	return l, nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/trycast"
 )
 
 func TestRegisterIdempotent(t *testing.T) {
@@ -68,5 +69,21 @@ func TestOptionErrors(t *testing.T) {
 	}
 	if _, err := compute.CallFunction(ctx, "try", &SQLCastOptions{}, arg); err == nil {
 		t.Error("try with cast options: no error")
+	}
+}
+
+// TestSessionZoneUsesTrycastCache: the session zone of the options comes
+// from trycast's one zone cache (compute kept a second, unbounded one).
+func TestSessionZoneUsesTrycastCache(t *testing.T) {
+	_, opts, err := castOptions("try_cast", &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Asia/Kathmandu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := trycast.LoadLocation("Asia/Kathmandu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.TimeZone != want {
+		t.Errorf("session zone %p (%v), want trycast's cached %p", opts.TimeZone, opts.TimeZone, want)
 	}
 }
