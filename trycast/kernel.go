@@ -42,7 +42,7 @@ func flatKernel(from, to arrow.DataType) kernel {
 	case arrow.DATE32:
 		return formatDates(to)
 	case arrow.TIMESTAMP:
-		return formatTimestamps(from.(*arrow.TimestampType), to)
+		return timestampsTo(from.(*arrow.TimestampType), to)
 	}
 	return nil
 }
