@@ -187,22 +187,17 @@ func parseFloats[O offset, T float32 | float64](c *caster, in arrow.ArrayData, t
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[T](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
-	}
 	width := 64
 	if to.ID() == arrow.FLOAT32 {
 		width = 32
 	}
-	d, vals := c.d, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseFloat(s.value(i), width, d)
-		if !ok {
-			v = 0
-		}
-		vals[i] = T(v)
-		return ok
-	})
+	d := c.d
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settleFloats[O, T], func(v []byte) (T, bool) {
+			f, ok := ParseFloat(v, width, d)
+			return T(f), ok
+		})
+	}
 	return o.finish(to, n)
 }
 
@@ -221,19 +216,20 @@ func parseDecimals[O offset](c *caster, in arrow.ArrayData, to arrow.DataType) a
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[decimal128.Num](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
-	}
 	dt := to.(*arrow.Decimal128Type)
-	p, sc, d, vals := dt.Precision, dt.Scale, c.d, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseDecimal(s.value(i), p, sc, d)
-		if !ok {
-			v = decimal128.Num{}
+	p, sc, d := dt.Precision, dt.Scale, c.d
+	settle := settleEmpty[O, decimal128.Num]
+	if p <= 18 && sc >= 0 && sc <= p {
+		scale, intDigits := int(sc), int(p-sc)
+		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow byte) {
+			return settleDecimals(rows, offs, data, scale, intDigits)
 		}
-		vals[i] = v
-		return ok
-	})
+	}
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settle, func(v []byte) (decimal128.Num, bool) {
+			return ParseDecimal(v, p, sc, d)
+		})
+	}
 	return o.finish(to, n)
 }
 
@@ -241,18 +237,12 @@ func parseDates[O offset](c *caster, in arrow.ArrayData, to arrow.DataType) arro
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[int32](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
+	d := c.d
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settleDates[O], func(v []byte) (int32, bool) {
+			return ParseDate(v, d)
+		})
 	}
-	d, vals := c.d, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseDate(s.value(i), d)
-		if !ok {
-			v = 0
-		}
-		vals[i] = v
-		return ok
-	})
 	return o.finish(to, n)
 }
 
@@ -260,22 +250,17 @@ func parseTimestamps[O offset](c *caster, in arrow.ArrayData, to arrow.DataType)
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[int64](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
-	}
 	unit := to.(*arrow.TimestampType).Unit
-	d, loc, vals := c.d, c.loc, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseTimestamp(s.value(i), loc, d)
-		if ok {
-			v, ok = microsTo(v, unit)
-		}
-		if !ok {
-			v = 0
-		}
-		vals[i] = v
-		return ok
-	})
+	d, loc := c.d, c.loc
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settleEmpty[O, int64], func(v []byte) (int64, bool) {
+			us, ok := ParseTimestamp(v, loc, d)
+			if ok {
+				us, ok = microsTo(us, unit)
+			}
+			return us, ok
+		})
+	}
 	return o.finish(to, n)
 }
 

@@ -1,0 +1,240 @@
+package trycast
+
+import (
+	mathbits "math/bits"
+	"unsafe"
+
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// String kernels other than the integer one settle rows 8 at a time too
+// (see parseIntRows for why a call per row costs as much as a short
+// parse): a call-free loop (settleFloats, settleDecimals, settleDates)
+// decides the plain forms every dialect reads the same way, and the rows
+// it leaves go one by one to the full parser, whose answer is the only
+// definition; the tests hold every row of random and edge-case columns
+// to it. A row settled as a failure is one no dialect accepts.
+
+// settleRows runs settle on each 8 rows of s, then parse on the rows it
+// left, and writes vals and the validity bits; a null or failing row gets
+// the zero value and a 0 bit.
+func settleRows[O offset, T any](s stringCol[O], vals []T, bits []byte,
+	settle func(rows []T, offs []O, data []byte) (ok, slow byte), parse func(v []byte) (T, bool)) {
+	n := len(vals)
+	offs, data := s.offs[:n+1], s.data
+	var zero T
+	for base := 0; base < n; base += 8 {
+		m := min(8, n-base)
+		rows := vals[base : base+m]
+		ok, slow := settle(rows, offs[base:base+m+1], data)
+		if s.valid != nil {
+			mask := bitsAt(s.valid, s.bit0+base)
+			for null := ^mask & (1<<m - 1); null != 0; null &= null - 1 {
+				rows[mathbits.TrailingZeros8(null)] = zero
+			}
+			ok &= mask
+			slow &= mask
+		}
+		for ; slow != 0; slow &= slow - 1 {
+			j := mathbits.TrailingZeros8(slow)
+			v, parsed := parse(data[offs[base+j]:offs[base+j+1]])
+			if parsed {
+				ok |= 1 << j
+			} else {
+				v = zero
+			}
+			rows[j] = v
+		}
+		bits[base>>3] = ok
+	}
+}
+
+// numberEnd reports whether c, the byte after the digits of a plain
+// number, is one after which no dialect can read the row as a number of
+// this kind: a printable ASCII byte that is not a digit, '.', a sign, an
+// exponent, a Java type suffix (f, d) or hex's 'x'. Whitespace, control
+// bytes and non-ASCII bytes may be trimmed, so they leave the row to the
+// parser.
+func numberEnd(c byte) bool {
+	switch c {
+	case '.', '+', '-', 'e', 'E', 'f', 'F', 'd', 'D', 'x', 'X':
+		return false
+	}
+	return c > ' ' && c < 0x7f && !isDigit(c)
+}
+
+// decimalEnd is numberEnd for decimals, which have no type suffix or hex.
+func decimalEnd(c byte) bool {
+	switch c {
+	case '.', '+', '-', 'e', 'E':
+		return false
+	}
+	return c > ' ' && c < 0x7f && !isDigit(c)
+}
+
+// settleEmpty settles only empty rows (failures) and leaves the rest.
+func settleEmpty[O offset, T any](rows []T, offs []O, _ []byte) (ok, slow byte) {
+	var zero T
+	for j := range rows {
+		rows[j] = zero
+		if offs[j+1] != offs[j] {
+			slow |= 1 << (j & 7)
+		}
+	}
+	return 0, slow
+}
+
+// plainNumber scans [-]digits[.digits] from the start of v: the digits as
+// one integer (false in fit when more than 18 digits), the count of
+// fraction digits, and the index where the scan stopped. A row that is
+// exactly a plain number has stop == len(v), at least one integer digit
+// and, if a point, at least one fraction digit.
+func plainNumber(v []byte) (mant uint64, neg bool, frac, stop int, fit bool) {
+	i := 0
+	if len(v) > 0 && v[0] == '-' {
+		neg, i = true, 1
+	}
+	st := i
+	for ; i < len(v) && isDigit(v[i]); i++ {
+		mant = mant*10 + uint64(v[i]-'0')
+	}
+	intDigits := i - st
+	if intDigits == 0 {
+		return 0, neg, 0, -1, false
+	}
+	if i < len(v) && v[i] == '.' {
+		fs := i + 1
+		for i = fs; i < len(v) && isDigit(v[i]); i++ {
+			mant = mant*10 + uint64(v[i]-'0')
+		}
+		frac = i - fs
+		if frac == 0 {
+			return 0, neg, 0, -1, false
+		}
+	}
+	return mant, neg, frac, i, intDigits+frac <= 18
+}
+
+// settleFloats: a plain number of at most 15 digits (2^53 > 10^15) with at
+// most 22 fraction digits is m / 10^frac, both exact doubles, so the one
+// division rounds correctly; for a real, m < 2^24 and frac <= 10 in
+// float32 arithmetic. -0 keeps its sign, as strconv's does.
+func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte) (ok, slow byte) {
+	lo := offs[0]
+	ends := offs[1:]
+	ends = ends[:len(rows)]
+	var zero T
+	real := unsafe.Sizeof(zero) == 4
+	for j := range rows {
+		hi := ends[j]
+		v := data[lo:hi]
+		lo = hi
+		bit := byte(1) << (j & 7)
+		rows[j] = 0
+		if len(v) == 0 {
+			continue // empty: no dialect reads a number
+		}
+		mant, neg, frac, stop, fit := plainNumber(v)
+		if stop != len(v) || !fit {
+			if stop > 0 && stop < len(v) && numberEnd(v[stop]) {
+				continue
+			}
+			slow |= bit
+			continue
+		}
+		var f T
+		switch {
+		case real && mant < 1<<24 && frac <= 10:
+			f = T(float32(mant) / pow10f32[frac])
+		case !real && mant < 1e15:
+			f = T(float64(mant) / pow10f64[frac])
+		default:
+			slow |= bit
+			continue
+		}
+		if neg {
+			f = -f
+		}
+		rows[j] = f
+		ok |= bit
+	}
+	return ok, slow
+}
+
+// settleDecimals settles plain numbers for decimal(precision, scale) with
+// precision <= 18: at most scale fraction digits (no rounding) and at most
+// intDigits = precision-scale integer digits give the unscaled value as an
+// int64.
+func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scale, intDigits int) (ok, slow byte) {
+	lo := offs[0]
+	ends := offs[1:]
+	ends = ends[:len(rows)]
+	for j := range rows {
+		hi := ends[j]
+		v := data[lo:hi]
+		lo = hi
+		bit := byte(1) << (j & 7)
+		rows[j] = decimal128.Num{}
+		if len(v) == 0 {
+			continue
+		}
+		mant, neg, frac, stop, fit := plainNumber(v)
+		digits := stop - frac
+		if neg {
+			digits--
+		}
+		if frac > 0 {
+			digits-- // the point
+		}
+		if stop != len(v) || !fit || frac > scale || digits > intDigits {
+			if stop > 0 && stop < len(v) && decimalEnd(v[stop]) {
+				continue
+			}
+			slow |= bit
+			continue
+		}
+		x := int64(mant * pow10u64[scale-frac])
+		if neg {
+			x = -x
+		}
+		rows[j] = decimal128.FromI64(x)
+		ok |= bit
+	}
+	return ok, slow
+}
+
+// settleDates: exactly YYYY-MM-DD, which every dialect reads the same way;
+// an invalid calendar date of that shape fails everywhere.
+func settleDates[O offset](rows []int32, offs []O, data []byte) (ok, slow byte) {
+	lo := offs[0]
+	ends := offs[1:]
+	ends = ends[:len(rows)]
+	for j := range rows {
+		hi := ends[j]
+		v := data[lo:hi]
+		lo = hi
+		bit := byte(1) << (j & 7)
+		rows[j] = 0
+		if len(v) == 0 {
+			continue
+		}
+		if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+			slow |= bit
+			continue
+		}
+		d0, d1, d2, d3 := v[0]-'0', v[1]-'0', v[2]-'0', v[3]-'0'
+		m0, m1, e0, e1 := v[5]-'0', v[6]-'0', v[8]-'0', v[9]-'0'
+		if max(d0, d1, d2, d3, m0, m1, e0, e1) > 9 {
+			slow |= bit
+			continue
+		}
+		y := int64(d0)*1000 + int64(d1)*100 + int64(d2)*10 + int64(d3)
+		m, d := int(m0)*10+int(m1), int(e0)*10+int(e1)
+		if !validDate(y, m, d) {
+			continue
+		}
+		rows[j] = int32(daysFromCivil(y, m, d))
+		ok |= bit
+	}
+	return ok, slow
+}
