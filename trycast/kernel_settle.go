@@ -49,18 +49,23 @@ func settleRows[O offset, T any](s stringCol[O], vals []T, bits []byte,
 	}
 }
 
-// numberEnd reports whether c, the byte after the digits of a plain
-// number, is one after which no dialect can read the row as a number of
-// this kind: a printable ASCII byte that is not a digit, '.', a sign, an
-// exponent, a Java type suffix (f, d) or hex's 'x'. Whitespace, control
-// bytes and non-ASCII bytes may be trimmed, so they leave the row to the
-// parser.
-func numberEnd(c byte) bool {
-	switch c {
-	case '.', '+', '-', 'e', 'E', 'f', 'F', 'd', 'D', 'x', 'X':
+// numberEnd reports whether v, a row whose plain number stops at byte
+// stop (0 < stop < len(v)), is one no dialect reads as a float: the byte
+// is printable ASCII and not a digit, '.', a sign or an exponent, nor
+// Java's type suffix as the last byte (f, d) or hex's 'x' after a lone 0.
+// Whitespace, control bytes and non-ASCII bytes may be trimmed, so they
+// leave the row to the parser.
+func numberEnd(v []byte, stop int) bool {
+	switch c := v[stop]; c {
+	case '.', '+', '-', 'e', 'E':
 		return false
+	case 'f', 'F', 'd', 'D':
+		return stop+1 < len(v) && v[stop+1] > ' ' && v[stop+1] < 0x7f
+	case 'x', 'X':
+		return !(v[stop-1] == '0' && (stop == 1 || stop == 2 && v[0] == '-'))
+	default:
+		return c > ' ' && c < 0x7f && !isDigit(c)
 	}
-	return c > ' ' && c < 0x7f && !isDigit(c)
 }
 
 // decimalEnd is numberEnd for decimals, which have no type suffix or hex.
@@ -136,7 +141,7 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 		}
 		mant, neg, frac, stop, fit := plainNumber(v)
 		if stop != len(v) || !fit {
-			if stop > 0 && stop < len(v) && numberEnd(v[stop]) {
+			if stop > 0 && stop < len(v) && numberEnd(v, stop) {
 				continue
 			}
 			slow |= bit

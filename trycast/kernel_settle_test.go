@@ -24,7 +24,7 @@ func settleColumn(r *rand.Rand, n int) [][]byte {
 		case 0: // a plain number
 			s = strconv.AppendInt(nil, r.Int64N(1<<62)>>r.IntN(62)-r.Int64N(2)*(1<<40), 10)
 			if r.IntN(2) == 0 {
-				k := r.IntN(len(s)+1)
+				k := r.IntN(len(s) + 1)
 				s = append(s[:k], append([]byte{'.'}, s[k:]...)...)
 			}
 		case 1: // a date, sometimes impossible
