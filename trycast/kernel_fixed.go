@@ -29,10 +29,18 @@ func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
 	for base := 0; base < n; base += 8 {
 		m := min(8, n-base)
 		rows, from := vals[base:base+m], src[base:base+m]
-		ok, slow := settle(rows, from)
+		mask := byte(1<<m - 1)
 		if valid != nil {
-			mask := bitsAt(valid, bit0+base)
-			for null := ^mask & (1<<m - 1); null != 0; null &= null - 1 {
+			mask &= bitsAt(valid, bit0+base)
+			if mask == 0 { // 8 nulls: nothing to convert
+				clearRows(rows)
+				bits[base>>3] = 0
+				continue
+			}
+		}
+		ok, slow := settle(rows, from)
+		if null := ^mask & (1<<m - 1); null != 0 {
+			for ; null != 0; null &= null - 1 {
 				rows[mathbits.TrailingZeros8(null)] = zero
 			}
 			ok &= mask
@@ -51,6 +59,15 @@ func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
 		bits[base>>3] = ok
 	}
 	return o.finish(to, n)
+}
+
+// clearRows zeroes up to 8 rows: a few stores for 8, not a memclr call.
+func clearRows[T any](rows []T) {
+	if len(rows) == 8 {
+		*(*[8]T)(rows) = [8]T{}
+	} else {
+		clear(rows)
+	}
 }
 
 type integer interface{ int8 | int16 | int32 | int64 }

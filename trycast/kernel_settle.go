@@ -26,10 +26,18 @@ func settleRows[O offset, T any](s stringCol[O], vals []T, bits []byte,
 	for base := 0; base < n; base += 8 {
 		m := min(8, n-base)
 		rows := vals[base : base+m]
-		ok, slow := settle(rows, offs[base:base+m+1], data)
+		mask := byte(1<<m - 1)
 		if s.valid != nil {
-			mask := bitsAt(s.valid, s.bit0+base)
-			for null := ^mask & (1<<m - 1); null != 0; null &= null - 1 {
+			mask &= bitsAt(s.valid, s.bit0+base)
+		}
+		if mask == 0 || offs[base] == offs[base+m] { // only nulls or empty strings: all fail
+			clearRows(rows)
+			bits[base>>3] = 0
+			continue
+		}
+		ok, slow := settle(rows, offs[base:base+m+1], data)
+		if null := ^mask & (1<<m - 1); null != 0 {
+			for ; null != 0; null &= null - 1 {
 				rows[mathbits.TrailingZeros8(null)] = zero
 			}
 			ok &= mask

@@ -95,7 +95,9 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // therefore go 8 at a time through settleInts, a loop without calls that
 // decides ParseInt's own first two cases with ParseInt's helpers
 // (digitWord on the 8 bytes ending at the row's last byte, and
-// cannotStartInt); only the rows it leaves are passed to ParseInt. There
+// cannotStartInt), and fails a row holding a byte that no dialect trims or
+// reads in an integer (notIntByte, so that invalid rows cost no more than
+// valid ones); only the rows it leaves are passed to ParseInt. There
 // is no second parser to keep in step: TestCastStringToIntRows and
 // TestCastStringToIntRandom hold every row to ParseInt's answer.
 func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals []T, bits []byte, width int, d Dialect) {
@@ -158,7 +160,9 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 			// like "$" costs less than a number.
 			if first := byte(w >> (64 - 8*uint(k))); !cannotStartInt(first) {
 				if x, digits := digitWord(w, k); !digits {
-					slow |= bit
+					if !notIntByte(w, k) {
+						slow |= bit
+					}
 				} else if x <= limit {
 					v = x
 					ok |= bit
@@ -170,6 +174,18 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 		rows[j] = T(v)
 	}
 	return ok, slow
+}
+
+// notIntByte reports whether one of the k bytes ending w (a row of 1 to 8
+// bytes, see settleInts) is one that no dialect trims or reads in an
+// integer (clsNotInt): ParseInt fails on such a row, as only its ends are
+// trimmed and its body holds only a sign, digits and a point.
+func notIntByte(w uint64, k int) bool {
+	var cls uint8
+	for w >>= 64 - 8*uint(k); w != 0; w >>= 8 {
+		cls |= byteClass[byte(w)]
+	}
+	return cls&clsNotInt != 0
 }
 
 // bitsAt is the 8 bits of bm starting at bit pos (bit pos in bit 0); bits

@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"flag"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -13,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
 )
 
 // The cast matrix (docs/benchmarks.md, "Cast matrix"): each pair on 1M rows
@@ -22,7 +24,7 @@ import (
 // sources "empty" is an all-null column; arrow-go runs only on valid input
 // (it fails a whole call on one bad row).
 //
-//	go test ./trycast -run '^$' -bench 'CastMatrix' -benchtime=200ms -count=3
+//	go test ./trycast -run '^$' -bench 'CastMatrix' -benchtime=200ms -count=3 [-args -castmatrix.recycle]
 const matrixRows = 1 << 20
 
 type matrixCase struct {
@@ -190,8 +192,15 @@ func matrixCases() []matrixCase {
 	}
 }
 
+// -castmatrix.recycle runs both sides on an arrowvec.RecyclingAllocator,
+// which takes page faults and zeroing of fresh memory out of the figures.
+var matrixRecycle = flag.Bool("castmatrix.recycle", false, "run BenchmarkCastMatrix on a recycling allocator")
+
 func BenchmarkCastMatrix(b *testing.B) {
-	mem := memory.DefaultAllocator
+	var mem memory.Allocator = memory.DefaultAllocator
+	if *matrixRecycle {
+		mem = arrowvec.NewRecyclingAllocator(256 << 20)
+	}
 	for _, c := range matrixCases() {
 		for _, kind := range []string{"valid", "empty", "invalid"} {
 			mk := c.inputs[kind]
