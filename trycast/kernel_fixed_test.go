@@ -131,3 +131,53 @@ func TestSettledFixedRowsMatchScalars(t *testing.T) {
 		}
 	}
 }
+
+// TestTextOutputSizedToFit: text output is sized from its first rows and
+// trimmed, not n times the longest text a value can have (20 bytes for an
+// int64, 32 for a double), whatever the first rows look like.
+func TestTextOutputSizedToFit(t *testing.T) {
+	const n = 100_000
+	for _, c := range []struct {
+		name string
+		v    func(i int) int64
+	}{
+		{"one digit", func(i int) int64 { return int64(i % 10) }},
+		{"short first rows, long later", func(i int) int64 {
+			if i < 2000 {
+				return 7
+			}
+			return -1_000_000_000_000 - int64(i)
+		}},
+		{"long first rows, short later", func(i int) int64 {
+			if i < 2000 {
+				return math.MinInt64
+			}
+			return int64(i % 10)
+		}},
+	} {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		b := array.NewInt64Builder(mem)
+		for i := range n {
+			b.Append(c.v(i))
+		}
+		in := b.NewArray()
+		b.Release()
+		out, err := Cast(mem, in, arrow.BinaryTypes.String, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Release()
+		used := out.Data().Buffers()[2].Len()
+		held := mem.CurrentAlloc() - 4*(n+1) // all that is left: offsets and data
+		if limit := used + used/8 + 64*1024; held > limit {
+			t.Errorf("%s: %d bytes held for %d bytes of text (limit %d)", c.name, held, used, limit)
+		}
+		for i := 0; i < n; i += 997 {
+			if got, want := out.(*array.String).Value(i), string(AppendInt(nil, c.v(i), Presto)); got != want {
+				t.Fatalf("%s row %d: %q, want %q", c.name, i, got, want)
+			}
+		}
+		out.Release()
+		mem.AssertSize(t, 0)
+	}
+}

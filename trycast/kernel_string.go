@@ -282,8 +282,11 @@ func parseTimestamps[O offset](c *caster, in arrow.ArrayData, to arrow.DataType)
 
 // copyStrings converts between utf8 and binary of either offset width,
 // copying the referenced bytes once; with checkUTF8 a value that is not
-// valid UTF-8 becomes null. It returns nil, with c.err set, when the bytes
-// would pass what offsets O address (large_string to string).
+// valid UTF-8 becomes null. UTF-8 is checked as unsaferow's decoder checks
+// it: one pass over all the referenced bytes finds whether any is
+// non-ASCII, and only then is each value checked. It returns nil, with
+// c.err set, when the bytes would pass what offsets O address
+// (large_string to string).
 func copyStrings[I, O offset](checkUTF8 bool) kernel {
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 		n := in.Len()
@@ -292,6 +295,9 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		size := 0
 		if n > 0 {
 			size = int(min(int64(s.offs[n])-int64(s.offs[0]), int64(limit)))
+			if checkUTF8 && isASCII(s.data[s.offs[0]:s.offs[n]]) {
+				checkUTF8 = false
+			}
 		}
 		offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(O(0))))
 		dataBuf := arrowvec.NewBuffer(c.mem, size)
@@ -300,11 +306,15 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		pos := 0
 		for base := 0; base < n; base += 8 {
 			m := min(8, n-base)
+			mask := byte(1<<m - 1)
+			if s.valid != nil {
+				mask &= bitsAt(s.valid, s.bit0+base)
+			}
 			var b byte
 			for j := 0; j < m; j++ {
 				i := base + j
 				offs[i] = O(pos)
-				if s.valid != nil && !bitutil.BitIsSet(s.valid, s.bit0+i) {
+				if mask>>j&1 == 0 {
 					continue
 				}
 				v := s.value(i)
@@ -332,4 +342,24 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		}
 		return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 	}
+}
+
+// isASCII reports whether every byte of b is below 0x80, eight at a time.
+// (unsaferow's decoder has the same pass; the shared columnar layer is the
+// place for one copy once it takes it.)
+func isASCII(b []byte) bool {
+	var acc uint64
+	for len(b) >= 32 {
+		acc |= binary.LittleEndian.Uint64(b[0:8]) | binary.LittleEndian.Uint64(b[8:16]) |
+			binary.LittleEndian.Uint64(b[16:24]) | binary.LittleEndian.Uint64(b[24:32])
+		b = b[32:]
+	}
+	for len(b) >= 8 {
+		acc |= binary.LittleEndian.Uint64(b[:8])
+		b = b[8:]
+	}
+	for _, c := range b {
+		acc |= uint64(c)
+	}
+	return acc&0x8080808080808080 == 0
 }
