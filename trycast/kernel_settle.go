@@ -97,35 +97,38 @@ func settleEmpty[O offset, T any](rows []T, offs []O, _ []byte) (ok, slow byte) 
 	return 0, slow
 }
 
-// plainNumber scans [-]digits[.digits] from the start of v: the digits as
-// one integer (false in fit when more than 18 digits), the count of
-// fraction digits, and the index where the scan stopped. A row that is
-// exactly a plain number has stop == len(v), at least one integer digit
-// and, if a point, at least one fraction digit.
-func plainNumber(v []byte) (mant uint64, neg bool, frac, stop int, fit bool) {
+// plainNumber scans [-]digits[.digits] from the start of v, in one loop
+// small enough to inline: the digits as one integer (exact when there are
+// at most 19), the count of all digits and of those after the point, and
+// the index where the scan stopped. v is exactly a plain number when stop
+// is len(v) (v is not empty), and the scan stopped neither at the start, after a sign, nor
+// right after the point (plainOK).
+func plainNumber(v []byte) (mant uint64, digits, dot, stop int) {
+	dot = len(v)
 	i := 0
-	if len(v) > 0 && v[0] == '-' {
-		neg, i = true, 1
+	if v[0] == '-' { // v is not empty
+		i = 1
 	}
-	st := i
-	for ; i < len(v) && isDigit(v[i]); i++ {
-		mant = mant*10 + uint64(v[i]-'0')
-	}
-	intDigits := i - st
-	if intDigits == 0 {
-		return 0, neg, 0, -1, false
-	}
-	if i < len(v) && v[i] == '.' {
-		fs := i + 1
-		for i = fs; i < len(v) && isDigit(v[i]); i++ {
-			mant = mant*10 + uint64(v[i]-'0')
-		}
-		frac = i - fs
-		if frac == 0 {
-			return 0, neg, 0, -1, false
+	for ; i < len(v); i++ {
+		if c := v[i] - '0'; c <= 9 {
+			mant = mant*10 + uint64(c)
+			digits++
+		} else if v[i] != '.' || dot != len(v) {
+			break
+		} else {
+			dot = i
 		}
 	}
-	return mant, neg, frac, i, intDigits+frac <= 18
+	return mant, digits, dot, i
+}
+
+// fracDigits is the count of digits after the point found by plainNumber.
+func fracDigits(dot, stop int) int { return max(stop-dot-1, 0) }
+
+// plainOK reports whether a scan by plainNumber read a whole plain number:
+// digits before the point, and after it if there is one.
+func plainOK(v []byte, digits, frac, stop int) bool {
+	return stop == len(v) && digits > frac && (frac > 0 || v[stop-1] != '.')
 }
 
 // settleFloats: a plain number of at most 15 digits (2^53 > 10^15) with at
@@ -147,14 +150,16 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 		if len(v) == 0 {
 			continue // empty: no dialect reads a number
 		}
-		mant, neg, frac, stop, fit := plainNumber(v)
-		if stop != len(v) || !fit {
-			if stop > 0 && stop < len(v) && numberEnd(v, stop) {
+		mant, digits, dot, stop := plainNumber(v)
+		frac := fracDigits(dot, stop)
+		if !plainOK(v, digits, frac, stop) || digits > 18 {
+			if stop > 0 && stop < len(v) && digits > 0 && v[stop-1] != '.' && numberEnd(v, stop) {
 				continue
 			}
 			slow |= bit
 			continue
 		}
+		neg := v[0] == '-'
 		var f T
 		switch {
 		case real && mant < 1<<24 && frac <= 10:
@@ -191,23 +196,17 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 		if len(v) == 0 {
 			continue
 		}
-		mant, neg, frac, stop, fit := plainNumber(v)
-		digits := stop - frac
-		if neg {
-			digits--
-		}
-		if frac > 0 {
-			digits-- // the point
-		}
-		if stop != len(v) || !fit || frac > scale || digits > intDigits {
-			if stop > 0 && stop < len(v) && decimalEnd(v[stop]) {
+		mant, digits, dot, stop := plainNumber(v)
+		frac := fracDigits(dot, stop)
+		if !plainOK(v, digits, frac, stop) || frac > scale || digits-frac > intDigits {
+			if stop > 0 && stop < len(v) && digits > 0 && v[stop-1] != '.' && decimalEnd(v[stop]) {
 				continue
 			}
 			slow |= bit
 			continue
 		}
 		x := int64(mant * pow10u64[scale-frac])
-		if neg {
+		if v[0] == '-' {
 			x = -x
 		}
 		rows[j] = decimal128.FromI64(x)
@@ -247,6 +246,64 @@ func settleDates[O offset](rows []int32, offs []O, data []byte) (ok, slow byte) 
 			continue
 		}
 		rows[j] = int32(daysFromCivil(y, m, d))
+		ok |= bit
+	}
+	return ok, slow
+}
+
+// settleWideDecimals is settleDecimals for precision 19 to 38: the digits
+// are read as two words (the first 19 and the rest) and joined in 128 bits;
+// intDigits+scale <= 38 digits always fit.
+func settleWideDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scale, intDigits int) (ok, slow byte) {
+	lo := offs[0]
+	ends := offs[1:]
+	ends = ends[:len(rows)]
+	for j := range rows {
+		hi := ends[j]
+		v := data[lo:hi]
+		lo = hi
+		bit := byte(1) << (j & 7)
+		rows[j] = decimal128.Num{}
+		if len(v) == 0 {
+			continue
+		}
+		var a, b uint64
+		digits, kb, dot, i := 0, 0, len(v), 0
+		if v[0] == '-' {
+			i = 1
+		}
+		for ; i < len(v); i++ {
+			if c := v[i] - '0'; c > 9 {
+				if v[i] != '.' || dot != len(v) {
+					break
+				}
+				dot = i
+			} else if digits < 19 {
+				a = a*10 + uint64(c)
+				digits++
+			} else {
+				b = b*10 + uint64(c)
+				digits++
+				kb++
+			}
+		}
+		frac := fracDigits(dot, i)
+		if !plainOK(v, digits, frac, i) || digits > 38 || frac > scale || digits-frac > intDigits {
+			if i > 0 && i < len(v) && digits > 0 && v[i-1] != '.' && decimalEnd(v[i]) {
+				continue
+			}
+			slow |= bit
+			continue
+		}
+		mag := u128{lo: a}
+		if kb > 0 {
+			mag, _ = mag.mul64(pow10u64[kb])
+			mag, _ = mag.add64(b)
+		}
+		if scale > frac {
+			mag, _ = mag.mulPow10(scale - frac)
+		}
+		rows[j] = numFromMag(mag, v[0] == '-')
 		ok |= bit
 	}
 	return ok, slow

@@ -78,6 +78,7 @@ func TestSettledRowsMatchParsers(t *testing.T) {
 			for _, to := range []arrow.DataType{arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64,
 				&arrow.Decimal128Type{Precision: 18, Scale: 2}, &arrow.Decimal128Type{Precision: 10, Scale: 0},
 				&arrow.Decimal128Type{Precision: 18, Scale: 18}, &arrow.Decimal128Type{Precision: 38, Scale: 10},
+				&arrow.Decimal128Type{Precision: 38, Scale: 0}, &arrow.Decimal128Type{Precision: 25, Scale: 5},
 				arrow.FixedWidthTypes.Date32} {
 				out, err := Cast(mem, in, to, Options{Dialect: d})
 				if err != nil {

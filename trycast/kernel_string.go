@@ -240,6 +240,11 @@ func parseDecimals[O offset](c *caster, in arrow.ArrayData, to arrow.DataType) a
 		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow byte) {
 			return settleDecimals(rows, offs, data, scale, intDigits)
 		}
+	} else if p <= 38 && sc >= 0 && sc <= p {
+		scale, intDigits := int(sc), int(p-sc)
+		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow byte) {
+			return settleWideDecimals(rows, offs, data, scale, intDigits)
+		}
 	}
 	if n > 0 {
 		settleRows(s, o.vals[:n], o.validity, settle, func(v []byte) (decimal128.Num, bool) {
