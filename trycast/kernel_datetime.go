@@ -28,39 +28,44 @@ func timestampsToDates(unit arrow.TimeUnit) kernel {
 		src := fixedValues[int64](in)
 		valid := validity(in)
 		o := newFixedOut[int32](c.mem, n)
-		var per int64 // units per second
-		switch unit {
-		case arrow.Second:
-			per = 1
-		case arrow.Millisecond:
-			per = 1_000
-		case arrow.Microsecond:
-			per = 1_000_000
-		default:
-			per = 1_000_000_000
-		}
 		zc := zoneCache{loc: c.loc}
 		vals, bits := o.vals[:n], o.validity
 		for base := 0; base < n; base += 8 {
 			m := min(8, n-base)
+			rows := vals[base : base+m]
 			mask := byte(1<<m - 1)
 			if valid != nil {
 				mask &= bitsAt(valid, in.Offset()+base)
+				if mask == 0 {
+					clearRows(rows)
+					bits[base>>3] = 0
+					continue
+				}
 			}
 			var ok byte
-			for j := range m {
-				i := base + j
-				sec := floorDiv(src[i], per)
+			for j, v := range src[base : base+m] {
+				// Constant divisors: the compiler multiplies instead.
+				var sec int64
+				switch unit {
+				case arrow.Second:
+					sec = v
+				case arrow.Millisecond:
+					sec = floorDiv(v, 1_000)
+				case arrow.Microsecond:
+					sec = floorDiv(v, 1_000_000)
+				default:
+					sec = floorDiv(v, 1_000_000_000)
+				}
 				if zc.loc != nil {
 					sec += zc.offset(sec)
 				}
 				days := floorDiv(sec, secondsPerDay)
 				// Only seconds can leave int32 days; a null row's value is 0.
 				if mask>>j&1 == 0 || days < math.MinInt32 || days > math.MaxInt32 {
-					vals[i] = 0
+					rows[j] = 0
 					continue
 				}
-				vals[i] = int32(days)
+				rows[j] = int32(days)
 				ok |= 1 << j
 			}
 			bits[base>>3] = ok
