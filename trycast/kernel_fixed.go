@@ -16,29 +16,41 @@ import (
 // DecimalToFloat), which defines the answer.
 
 // settleFixed runs settle on each 8 rows of in, then conv on the rows it
-// left, writing vals and validity bits; a null or failing row gets the
-// zero value and a 0 bit.
+// left (settleGroups).
 func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
 	settle func(dst []T, src []S) (ok, slow byte), conv func(S) (T, bool)) arrow.ArrayData {
 	n := in.Len()
 	src := fixedValues[S](in)
-	valid, bit0 := validity(in), in.Offset()
 	o := newFixedOut[T](c.mem, n)
-	vals, bits := o.vals[:n], o.validity
+	settleGroups(o.vals[:n], o.validity, validity(in), in.Offset(), nil,
+		func(base int, rows []T) (ok, slow byte) { return settle(rows, src[base:base+len(rows)]) },
+		func(i int) (T, bool) { return conv(src[i]) })
+	return o.finish(to, n)
+}
+
+// settleGroups writes vals and their validity bits 8 rows at a time: a
+// group whose rows are all null in the input (valid, from bit bit0) or
+// for which fails reports true is cleared; otherwise settle decides what
+// it can for rows base.. (one call per group), rows null in the input get
+// the zero value, and each row settle left goes through slowRow(i). A
+// failing row gets the zero value and a 0 bit.
+func settleGroups[T any](vals []T, bits, valid []byte, bit0 int, fails func(base, m int) bool,
+	settle func(base int, rows []T) (ok, slow byte), slowRow func(i int) (T, bool)) {
+	n := len(vals)
 	var zero T
 	for base := 0; base < n; base += 8 {
 		m := min(8, n-base)
-		rows, from := vals[base:base+m], src[base:base+m]
+		rows := vals[base : base+m]
 		mask := byte(1<<m - 1)
 		if valid != nil {
 			mask &= bitsAt(valid, bit0+base)
-			if mask == 0 { // 8 nulls: nothing to convert
-				clearRows(rows)
-				bits[base>>3] = 0
-				continue
-			}
 		}
-		ok, slow := settle(rows, from)
+		if mask == 0 || (fails != nil && fails(base, m)) {
+			clearRows(rows)
+			bits[base>>3] = 0
+			continue
+		}
+		ok, slow := settle(base, rows)
 		if null := ^mask & (1<<m - 1); null != 0 {
 			for ; null != 0; null &= null - 1 {
 				rows[mathbits.TrailingZeros8(null)] = zero
@@ -48,7 +60,7 @@ func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
 		}
 		for ; slow != 0; slow &= slow - 1 {
 			j := mathbits.TrailingZeros8(slow)
-			v, good := conv(from[j])
+			v, good := slowRow(base + j)
 			if good {
 				ok |= 1 << j
 			} else {
@@ -58,7 +70,6 @@ func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
 		}
 		bits[base>>3] = ok
 	}
-	return o.finish(to, n)
 }
 
 // clearRows zeroes up to 8 rows: a few stores for 8, not a memclr call.

@@ -1,7 +1,6 @@
 package trycast
 
 import (
-	mathbits "math/bits"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -16,45 +15,15 @@ import (
 // to it. A row settled as a failure is one no dialect accepts.
 
 // settleRows runs settle on each 8 rows of s, then parse on the rows it
-// left, and writes vals and the validity bits; a null or failing row gets
-// the zero value and a 0 bit.
+// left (settleGroups); groups of only nulls or empty strings fail without
+// either.
 func settleRows[O offset, T any](s stringCol[O], vals []T, bits []byte,
 	settle func(rows []T, offs []O, data []byte) (ok, slow byte), parse func(v []byte) (T, bool)) {
-	n := len(vals)
-	offs, data := s.offs[:n+1], s.data
-	var zero T
-	for base := 0; base < n; base += 8 {
-		m := min(8, n-base)
-		rows := vals[base : base+m]
-		mask := byte(1<<m - 1)
-		if s.valid != nil {
-			mask &= bitsAt(s.valid, s.bit0+base)
-		}
-		if mask == 0 || offs[base] == offs[base+m] { // only nulls or empty strings: all fail
-			clearRows(rows)
-			bits[base>>3] = 0
-			continue
-		}
-		ok, slow := settle(rows, offs[base:base+m+1], data)
-		if null := ^mask & (1<<m - 1); null != 0 {
-			for ; null != 0; null &= null - 1 {
-				rows[mathbits.TrailingZeros8(null)] = zero
-			}
-			ok &= mask
-			slow &= mask
-		}
-		for ; slow != 0; slow &= slow - 1 {
-			j := mathbits.TrailingZeros8(slow)
-			v, parsed := parse(data[offs[base+j]:offs[base+j+1]])
-			if parsed {
-				ok |= 1 << j
-			} else {
-				v = zero
-			}
-			rows[j] = v
-		}
-		bits[base>>3] = ok
-	}
+	offs, data := s.offs[:len(vals)+1], s.data
+	settleGroups(vals, bits, s.valid, s.bit0,
+		func(base, m int) bool { return offs[base] == offs[base+m] },
+		func(base int, rows []T) (ok, slow byte) { return settle(rows, offs[base:base+len(rows)+1], data) },
+		func(i int) (T, bool) { return parse(data[offs[i]:offs[i+1]]) })
 }
 
 // numberEnd reports whether v, a row whose plain number stops at byte
