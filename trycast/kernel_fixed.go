@@ -116,6 +116,11 @@ func intsToDecimals[S integer](c *caster, in arrow.ArrayData, to *arrow.Decimal1
 	if q := min(p, 18); s >= 0 && s <= q {
 		lim, mul = int64(pow10u64[q-s]), int64(pow10u64[s])
 	}
+	// Up to 18 digits, lim is the exact bound: |v| >= 10^(p-s) fails.
+	var beyond byte
+	if p <= 18 && lim > 0 {
+		beyond = 0xff
+	}
 	return settleFixed(c, in, to, func(dst []decimal128.Num, src []S) (ok, slow byte) {
 		dst = dst[:len(src)]
 		for j, v := range src {
@@ -125,7 +130,7 @@ func intsToDecimals[S integer](c *caster, in arrow.ArrayData, to *arrow.Decimal1
 				ok |= 1 << j
 			} else {
 				dst[j] = decimal128.Num{}
-				slow |= 1 << j
+				slow |= 1 << j &^ beyond
 			}
 		}
 		return ok, slow
@@ -143,6 +148,16 @@ func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData,
 		flo, fhi = -9.2e18, 9.2e18
 	}
 	round := d == Presto
+	// Presto and Spark ANSI fail NaN, infinities and values more than 3
+	// past the range (Spark ANSI maps some values just past it to a bound);
+	// legacy Spark saturates, so its rows there go through FloatToInt.
+	glo, ghi := float64(lo)-3, float64(hi)+3
+	if w == 64 {
+		glo, ghi = -9.3e18, 9.3e18
+	}
+	if d == Spark {
+		glo, ghi = math.Inf(-1), math.Inf(1)
+	}
 	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow byte) {
 		dst = dst[:len(src)]
 		for j, v := range src {
@@ -155,7 +170,9 @@ func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData,
 				ok |= 1 << j
 			} else {
 				dst[j] = 0
-				slow |= 1 << j
+				if f >= glo && f <= ghi || d == Spark {
+					slow |= 1 << j
+				}
 			}
 		}
 		return ok, slow
