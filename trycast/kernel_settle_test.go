@@ -139,3 +139,41 @@ func zeroAt(a arrow.Array, i int) bool {
 	}
 	return false
 }
+
+// TestNegativeIntRowsAtRangeEdges: '-' and up to 7 digits are settled in
+// the kernel's loop; the most negative value of each width is valid and
+// one below it fails, as ParseInt says.
+func TestNegativeIntRowsAtRangeEdges(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rows := []string{"-128", "-129", "-127", "-32768", "-32769", "-0", "-1", "-9999999", "-0000128", "-00129", "-", "--1", "-1-", "-12345$"}
+	// Eight bytes of padding first, so that every row has 8 bytes before its end.
+	in := stringsArray(t, mem, append([]string{"padding!"}, rows...))
+	defer in.Release()
+	for _, to := range []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32} {
+		for _, d := range []Dialect{Presto, Spark, SparkANSI} {
+			out, err := Cast(mem, in, to, Options{Dialect: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range rows {
+				want, ok := ParseInt([]byte(s), intWidth(to), d)
+				if out.IsValid(i+1) != ok || (ok && intAt(out, i+1) != want) {
+					t.Errorf("%s %v %q: got %d (valid %v), want %d, %v", to, d, s, intAt(out, i+1), out.IsValid(i+1), want, ok)
+				}
+			}
+			out.Release()
+		}
+	}
+	if v, ok := ParseInt([]byte("-129"), 8, Presto); ok {
+		t.Fatalf("ParseInt(-129, 8) = %d, ok", v)
+	}
+}
+
+func stringsArray(t *testing.T, mem memory.Allocator, rows []string) arrow.Array {
+	t.Helper()
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	b.AppendValues(rows, nil)
+	return b.NewArray()
+}

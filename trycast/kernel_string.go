@@ -95,7 +95,8 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // therefore go 8 at a time through settleInts, a loop without calls that
 // decides ParseInt's own first two cases with ParseInt's helpers
 // (digitWord on the 8 bytes ending at the row's last byte, and
-// cannotStartInt), and fails a row holding a byte that no dialect trims or
+// cannotStartInt), settles '-' followed by 1 to 7 digits the same way, and
+// fails a row holding a byte that no dialect trims or
 // reads in an integer (notIntByte, so that invalid rows cost no more than
 // valid ones); only the rows it leaves are passed to ParseInt. There
 // is no second parser to keep in step: TestCastStringToIntRows and
@@ -159,13 +160,20 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 			// The first byte is tested before the digits, so that a row
 			// like "$" costs less than a number.
 			if first := byte(w >> (64 - 8*uint(k))); !cannotStartInt(first) {
-				if x, digits := digitWord(w, k); !digits {
-					if !notIntByte(w, k) {
-						slow |= bit
+				if x, digits := digitWord(w, k); digits {
+					if x <= limit {
+						v = x
+						ok |= bit
 					}
-				} else if x <= limit {
-					v = x
-					ok |= bit
+				} else if x, digits := digitWord(w, k-1); first == '-' && k > 1 && digits {
+					// '-' and 1 to 7 digits: a negative number, one more
+					// magnitude allowed.
+					if x <= limit+1 {
+						v = -x
+						ok |= bit
+					}
+				} else if !notIntByte(w, k) {
+					slow |= bit
 				}
 			}
 		} else if k > 0 {
