@@ -177,3 +177,50 @@ func stringsArray(t *testing.T, mem memory.Allocator, rows []string) arrow.Array
 	b.AppendValues(rows, nil)
 	return b.NewArray()
 }
+
+// TestLongIntRowsMatchParseInt: rows of 9 to 17 bytes, which longIntRow
+// settles as two words, get ParseInt's answer in every width and dialect:
+// numbers at every range edge, random digits with signs, and the bytes
+// dialects trim or reject in every position.
+func TestLongIntRowsMatchParseInt(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewPCG(41, 42))
+	rows := []string{"padding to sixteen bytes"}
+	for _, v := range []int64{math.MaxInt32, math.MinInt32, math.MaxInt32 + 1, math.MinInt32 - 1, 1e15, -1e15, 9_999_999_999_999_999, -9_999_999_999_999_999, 99_999_999, -99_999_999, 100_000_000, -100_000_000} {
+		rows = append(rows, strconv.FormatInt(v, 10))
+	}
+	rows = append(rows, "-000000000", "0000000000000001", "-0000000000000001", "12345678.9", "-1234567.89", " 123456789", "123456789 ", "+123456789", "12345$789", "1234567890123$56", "--12345678")
+	const alphabet = "01234567890123456789-+. $a\t"
+	for range 4000 {
+		k := 9 + r.IntN(9)
+		b := make([]byte, k)
+		for i := range b {
+			b[i] = byte('0' + r.IntN(10))
+		}
+		if r.IntN(2) == 0 {
+			b[0] = '-'
+		}
+		if r.IntN(3) == 0 {
+			b[r.IntN(k)] = alphabet[r.IntN(len(alphabet))]
+		}
+		rows = append(rows, string(b))
+	}
+	in := stringsArray(t, mem, rows)
+	defer in.Release()
+	for _, to := range []arrow.DataType{arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16, arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64} {
+		for _, d := range []Dialect{Presto, Spark, SparkANSI} {
+			out, err := Cast(mem, in, to, Options{Dialect: d})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, s := range rows {
+				want, ok := ParseInt([]byte(s), intWidth(to), d)
+				if out.IsValid(i) != ok || (ok && intAt(out, i) != want) || (!ok && intAt(out, i) != 0) {
+					t.Fatalf("%s %v row %d %q: got %d (valid %v), want %d, %v", to, d, i, s, intAt(out, i), out.IsValid(i), want, ok)
+				}
+			}
+			out.Release()
+		}
+	}
+}

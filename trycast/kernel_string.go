@@ -176,12 +176,50 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 					slow |= bit
 				}
 			}
+		} else if uint(k-9) < 8 && hi >= 16 {
+			x, good, settled := longIntRow(data[hi-16:hi], k, limit)
+			if good {
+				v = x
+				ok |= bit
+			} else if !settled {
+				slow |= bit
+			}
 		} else if k > 0 {
 			slow |= bit
 		}
 		rows[j] = T(v)
 	}
 	return ok, slow
+}
+
+// longIntRow settles a row of 9 to 16 bytes, the last k of w16 (the 16
+// bytes ending at the row's last byte), as two digitWords: [-]digits, the
+// value (two's complement when negative) and good when it fits limit (one
+// more when negative), settled when it fails for sure; otherwise the row
+// is left to ParseInt. A call per long row, but not ParseInt's.
+func longIntRow(w16 []byte, k int, limit uint64) (v uint64, good, settled bool) {
+	low, lowOK := digitWord(binary.LittleEndian.Uint64(w16[8:]), 8)
+	hw := binary.LittleEndian.Uint64(w16[:8])
+	if !lowOK {
+		return 0, false, notIntByte(hw, k-8) || notIntByte(binary.LittleEndian.Uint64(w16[8:]), 8)
+	}
+	first := byte(hw >> (64 - 8*uint(k-8)))
+	if high, ok := digitWord(hw, k-8); ok {
+		x := high*100_000_000 + low
+		return x, x <= limit, true
+	}
+	if first != '-' {
+		return 0, false, notIntByte(hw, k-8)
+	}
+	x := low
+	if k > 9 {
+		high, ok := digitWord(hw, k-9)
+		if !ok {
+			return 0, false, notIntByte(hw, k-8)
+		}
+		x += high * 100_000_000
+	}
+	return -x, x <= limit+1, true
 }
 
 // notIntByte reports whether one of the k bytes ending w (a row of 1 to 8
