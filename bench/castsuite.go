@@ -119,15 +119,15 @@ func call(ctx context.Context, name string, opts compute.FunctionOptions, col ar
 }
 
 func tryCast(ctx context.Context, _ memory.Allocator, col arrow.Array, to arrow.DataType) error {
-	return call(ctx, "try_cast", &rbcompute.CastOptions{ToType: to}, col)
+	return call(ctx, "try_cast", &rbcompute.SQLCastOptions{ToType: to}, col)
 }
 
 func sqlCast(ctx context.Context, _ memory.Allocator, col arrow.Array, to arrow.DataType) error {
-	return call(ctx, "sql_cast", &rbcompute.CastOptions{ToType: to}, col)
+	return call(ctx, "sql_cast", &rbcompute.SQLCastOptions{ToType: to}, col)
 }
 
 func trySQLCast(ctx context.Context, _ memory.Allocator, col arrow.Array, to arrow.DataType) error {
-	return call(ctx, "try", &rbcompute.TryOptions{Func: "sql_cast", Options: &rbcompute.CastOptions{ToType: to}}, col)
+	return call(ctx, "try", &rbcompute.TryOptions{Func: "sql_cast", Options: &rbcompute.SQLCastOptions{ToType: to}}, col)
 }
 
 func directCast(_ context.Context, mem memory.Allocator, col arrow.Array, to arrow.DataType) error {

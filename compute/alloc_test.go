@@ -25,7 +25,7 @@ func TestCallAllocsConstant(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	ctx := testCtx(t, mem)
-	opts := &CastOptions{ToType: arrow.PrimitiveTypes.Int32}
+	opts := &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32}
 	calls := []struct {
 		name string
 		opts compute.FunctionOptions

@@ -223,7 +223,7 @@ func call(ctx context.Context, name string, opts compute.FunctionOptions, arg co
 	return compute.CallFunction(ctx, name, opts, arg)
 }
 
-func trySQL(opts *CastOptions) *TryOptions { return &TryOptions{Func: "sql_cast", Options: opts} }
+func trySQL(opts *SQLCastOptions) *TryOptions { return &TryOptions{Func: "sql_cast", Options: opts} }
 
 // TestPublicCasesThroughCompute: every public case (string cases for
 // utf8, large_utf8 and binary) among other values and nulls at offset 5,
@@ -241,7 +241,7 @@ func TestPublicCasesThroughCompute(t *testing.T) {
 		ctx := testCtx(t, mem)
 		for _, c := range loadPublicCases(t) {
 			to := casttest.ArrowType(t, c.To)
-			opts := &CastOptions{ToType: to, Dialect: c.dialect()}
+			opts := &SQLCastOptions{ToType: to, Dialect: c.dialect()}
 			wantErr := c.Expected == nil && c.PlainCastErrors
 			for _, dt := range sourceTypes(t, c.From) {
 				col := newCaseColumn(t, mem, c, dt, to)
@@ -259,7 +259,7 @@ func TestPublicCasesThroughCompute(t *testing.T) {
 // fail (wantErr), checkErr gets its error instead; a sql_cast error
 // otherwise fails the test. kind names the argument ("chunked ",
 // "scalar ") in messages.
-func callEach(t *testing.T, ctx context.Context, c publicCase, kind string, arg compute.Datum, opts *CastOptions, wantErr bool,
+func callEach(t *testing.T, ctx context.Context, c publicCase, kind string, arg compute.Datum, opts *SQLCastOptions, wantErr bool,
 	checkErr func(error), check func(fn string, res compute.Datum)) {
 	t.Helper()
 	for _, fn := range []struct {
@@ -293,7 +293,7 @@ func wantRow0Error(t *testing.T, c publicCase, kind string) func(error) {
 	}
 }
 
-func checkArrayResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *CastOptions, wantErr bool) {
+func checkArrayResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *SQLCastOptions, wantErr bool) {
 	t.Helper()
 	callEach(t, ctx, c, "", compute.NewDatumWithoutOwning(col.arr), opts, wantErr, wantRow0Error(t, c, ""), func(fn string, res compute.Datum) {
 		out := res.(*compute.ArrayDatum).MakeArray()
@@ -302,7 +302,7 @@ func checkArrayResults(t *testing.T, ctx context.Context, c publicCase, col *cas
 	})
 }
 
-func checkChunkedResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *CastOptions, wantErr bool) {
+func checkChunkedResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *SQLCastOptions, wantErr bool) {
 	t.Helper()
 	a, b := array.NewSlice(col.arr, 0, 17), array.NewSlice(col.arr, 17, int64(col.arr.Len()))
 	ch := arrow.NewChunked(col.arr.DataType(), []arrow.Array{a, b})
@@ -320,7 +320,7 @@ func checkChunkedResults(t *testing.T, ctx context.Context, c publicCase, col *c
 	})
 }
 
-func checkScalarResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *CastOptions, wantErr bool) {
+func checkScalarResults(t *testing.T, ctx context.Context, c publicCase, col *caseColumn, opts *SQLCastOptions, wantErr bool) {
 	t.Helper()
 	for row, wantErr := range []bool{wantErr, false} { // row 0 holds the case's input, row 1 is null
 		sc, err := scalar.GetScalar(col.arr, row)

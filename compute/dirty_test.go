@@ -45,7 +45,7 @@ func testTryOnDirtyMemory(t *testing.T, mem memory.Allocator) {
 	check("try(cast) to int64", callArray(t, ctx, "try", &TryOptions{Func: "cast", Options: compute.SafeCastOptions(i64)}, compute.NewDatumWithoutOwning(s)),
 		`[1, null, null, null, 5, null, 7, null, null, null, 11]`)
 	for _, fn := range []string{"try_cast", "sql_cast"} {
-		opts := &CastOptions{ToType: arrow.PrimitiveTypes.Int32}
+		opts := &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32}
 		topts := compute.FunctionOptions(opts)
 		name := fn
 		if fn == "sql_cast" {

@@ -30,7 +30,7 @@ func ExampleRegister() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := compute.CallFunction(ctx, "try_cast", &rbcompute.CastOptions{ToType: arrow.PrimitiveTypes.Int32},
+	res, err := compute.CallFunction(ctx, "try_cast", &rbcompute.SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32},
 		compute.NewDatumWithoutOwning(in))
 	in.Release()
 	if err != nil {
@@ -64,7 +64,7 @@ func Example_try() {
 		log.Fatal(err)
 	}
 	arg := compute.NewDatumWithoutOwning(in)
-	cast := &rbcompute.CastOptions{ToType: arrow.PrimitiveTypes.Int32}
+	cast := &rbcompute.SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32}
 
 	if res, err := compute.CallFunction(ctx, "sql_cast", cast, arg); err != nil {
 		fmt.Println("sql_cast:", err)

@@ -34,7 +34,7 @@ func TestCastsTakeDictionaryAndViewStrings(t *testing.T) {
 	defer view.Release()
 
 	for _, in := range []arrow.Array{dict, view} {
-		opts := &CastOptions{ToType: arrow.PrimitiveTypes.Int64, Dialect: trycast.SparkANSI}
+		opts := &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int64, Dialect: trycast.SparkANSI}
 		arg := compute.NewDatum(in)
 		defer arg.Release()
 		out, err := call(ctx, "try_cast", opts, arg)

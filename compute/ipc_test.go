@@ -30,8 +30,8 @@ func TestChunkedResultSurvivesIPC(t *testing.T) {
 		name string
 		opts compute.FunctionOptions
 	}{
-		{"try_cast", &CastOptions{ToType: arrow.PrimitiveTypes.Int64}},
-		{"try", trySQL(&CastOptions{ToType: arrow.PrimitiveTypes.Int64, Dialect: trycast.SparkANSI})},
+		{"try_cast", &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int64}},
+		{"try", trySQL(&SQLCastOptions{ToType: arrow.PrimitiveTypes.Int64, Dialect: trycast.SparkANSI})},
 	} {
 		res, err := compute.CallFunction(ctx, fn.name, fn.opts, compute.NewDatumWithoutOwning(ch))
 		if err != nil {

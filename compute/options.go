@@ -2,16 +2,14 @@ package compute
 
 import (
 	"fmt"
-	"sync"
-	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/rowbridge/rowbridge/trycast"
 )
 
-// CastOptions configure try_cast and sql_cast.
-type CastOptions struct {
+// SQLCastOptions configure try_cast and sql_cast.
+type SQLCastOptions struct {
 	// ToType is the output type; it is required.
 	ToType arrow.DataType
 	// Dialect selects Presto, Spark (legacy) or Spark ANSI semantics.
@@ -22,7 +20,7 @@ type CastOptions struct {
 }
 
 // TypeName names the options type for arrow-go's FunctionOptions.
-func (*CastOptions) TypeName() string { return "RowbridgeCastOptions" }
+func (*SQLCastOptions) TypeName() string { return "RowbridgeCastOptions" }
 
 // TryOptions name the function that try evaluates and its options.
 type TryOptions struct {
@@ -35,35 +33,17 @@ func (*TryOptions) TypeName() string { return "TryOptions" }
 
 // castOptions checks the options of try_cast or sql_cast and resolves them
 // to trycast options.
-func castOptions(name string, opts compute.FunctionOptions) (*CastOptions, trycast.Options, error) {
-	o, ok := opts.(*CastOptions)
+func castOptions(name string, opts compute.FunctionOptions) (*SQLCastOptions, trycast.Options, error) {
+	o, ok := opts.(*SQLCastOptions)
 	if !ok || o == nil {
-		return nil, trycast.Options{}, fmt.Errorf("%w: %s needs *compute.CastOptions, got %T", arrow.ErrInvalid, name, opts)
+		return nil, trycast.Options{}, fmt.Errorf("%w: %s needs *compute.SQLCastOptions, got %T", arrow.ErrInvalid, name, opts)
 	}
 	if o.ToType == nil {
-		return nil, trycast.Options{}, fmt.Errorf("%w: %s needs CastOptions.ToType", arrow.ErrInvalid, name)
+		return nil, trycast.Options{}, fmt.Errorf("%w: %s needs SQLCastOptions.ToType", arrow.ErrInvalid, name)
 	}
-	loc, err := location(o.TimeZone)
+	loc, err := trycast.LoadLocation(o.TimeZone)
 	if err != nil {
 		return nil, trycast.Options{}, fmt.Errorf("%w: %s time zone: %v", arrow.ErrInvalid, name, err)
 	}
 	return o, trycast.Options{Dialect: o.Dialect, TimeZone: loc}, nil
-}
-
-// zones caches loaded time zones: time.LoadLocation reads tzdata each call.
-var zones sync.Map // string -> *time.Location
-
-func location(name string) (*time.Location, error) {
-	if name == "" || name == "UTC" {
-		return time.UTC, nil
-	}
-	if l, ok := zones.Load(name); ok {
-		return l.(*time.Location), nil
-	}
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		return nil, err
-	}
-	zones.Store(name, l)
-	return l, nil
 }

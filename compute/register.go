@@ -27,7 +27,7 @@ func functions() []*compute.MetaFunction {
 	functionsOnce.Do(func() {
 		tryCastFn = compute.NewMetaFunction("try_cast", compute.Unary(), compute.FunctionDoc{
 			Summary:         "Cast values to another type, yielding null where a value does not convert",
-			Description:     "The output type comes from CastOptions.ToType; Presto nulls a nested row when an element fails, Spark only the element.",
+			Description:     "The output type comes from SQLCastOptions.ToType; Presto nulls a nested row when an element fails, Spark only the element.",
 			ArgNames:        []string{"input"},
 			OptionsType:     "RowbridgeCastOptions",
 			OptionsRequired: true,

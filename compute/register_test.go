@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/trycast"
 )
 
 func TestRegisterIdempotent(t *testing.T) {
@@ -44,8 +45,8 @@ func TestOptionErrors(t *testing.T) {
 	arg := compute.NewDatumWithoutOwning(in)
 	for name, opts := range map[string]compute.FunctionOptions{
 		"nil":       nil,
-		"no type":   &CastOptions{},
-		"bad zone":  &CastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Mars/Olympus"},
+		"no type":   &SQLCastOptions{},
+		"bad zone":  &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Mars/Olympus"},
 		"wrong opt": &TryOptions{Func: "x"},
 	} {
 		for _, fn := range []string{"try_cast", "sql_cast"} {
@@ -55,18 +56,34 @@ func TestOptionErrors(t *testing.T) {
 			}
 		}
 	}
-	res, err := compute.CallFunction(ctx, "try_cast", &CastOptions{ToType: arrow.FixedWidthTypes.Date32}, arg)
+	res, err := compute.CallFunction(ctx, "try_cast", &SQLCastOptions{ToType: arrow.FixedWidthTypes.Date32}, arg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	res.Release()
-	if _, err := compute.CallFunction(ctx, "try_cast", &CastOptions{ToType: arrow.FixedWidthTypes.Time32s}, arg); !errors.Is(err, arrow.ErrNotImplemented) {
+	if _, err := compute.CallFunction(ctx, "try_cast", &SQLCastOptions{ToType: arrow.FixedWidthTypes.Time32s}, arg); !errors.Is(err, arrow.ErrNotImplemented) {
 		t.Errorf("unsupported pair: %v", err)
 	}
 	if _, err := compute.CallFunction(ctx, "try", &TryOptions{Func: "no_such_function"}, arg); err == nil {
 		t.Error("try of an unknown function: no error")
 	}
-	if _, err := compute.CallFunction(ctx, "try", &CastOptions{}, arg); err == nil {
+	if _, err := compute.CallFunction(ctx, "try", &SQLCastOptions{}, arg); err == nil {
 		t.Error("try with cast options: no error")
+	}
+}
+
+// TestSessionZoneUsesTrycastCache: the session zone of the options comes
+// from trycast's one zone cache (compute kept a second, unbounded one).
+func TestSessionZoneUsesTrycastCache(t *testing.T) {
+	_, opts, err := castOptions("try_cast", &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Asia/Kathmandu"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := trycast.LoadLocation("Asia/Kathmandu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opts.TimeZone != want {
+		t.Errorf("session zone %p (%v), want trycast's cached %p", opts.TimeZone, opts.TimeZone, want)
 	}
 }

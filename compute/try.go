@@ -7,7 +7,6 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/arrow/scalar"
@@ -317,50 +316,6 @@ func normalize(mem memory.Allocator, res compute.Datum, layout []int) (compute.D
 	return res, nil
 }
 
-// fixNullCount takes over a and returns it, or when its null count
-// disagrees with its validity bitmap, an array sharing all its buffers
-// with the count taken from the bitmap. arrow-go's executor can report a
-// wrong count: with contiguous preallocation over several spans (a
-// chunked argument, or ExecCtx.ChunkSize shorter than the input) the
-// output keeps the last span's cached count (arrow-go#1305), and IPC
-// writers and array.Concatenate trust it.
-func fixNullCount(a arrow.Array) arrow.Array {
-	d := a.Data()
-	switch d.DataType().ID() {
-	case arrow.NULL, arrow.SPARSE_UNION, arrow.DENSE_UNION, arrow.RUN_END_ENCODED:
-		return a // no validity bitmap
-	}
-	bufs := d.Buffers()
-	if len(bufs) == 0 || bufs[0] == nil || bufs[0].Len()*8 < d.Offset()+d.Len() {
-		return a
-	}
-	nulls := d.Len() - bitutil.CountSetBits(bufs[0].Bytes(), d.Offset(), d.Len())
-	if nulls == d.NullN() {
-		return a
-	}
-	var fixed *array.Data
-	if dict, ok := d.Dictionary().(*array.Data); ok && dict != nil {
-		fixed = array.NewDataWithDictionary(d.DataType(), d.Len(), bufs, nulls, d.Offset(), dict)
-	} else {
-		fixed = array.NewData(d.DataType(), d.Len(), bufs, d.Children(), nulls, d.Offset())
-	}
-	out := array.MakeFromData(fixed)
-	fixed.Release()
-	a.Release()
-	return out
-}
-
-// fixedChunks is ch's chunks passed through fixNullCount; the caller
-// releases them.
-func fixedChunks(ch *arrow.Chunked) []arrow.Array {
-	out := make([]arrow.Array, len(ch.Chunks()))
-	for i, c := range ch.Chunks() {
-		c.Retain()
-		out[i] = fixNullCount(c)
-	}
-	return out
-}
-
 func releaseArrays(as []arrow.Array) {
 	for _, a := range as {
 		a.Release()
@@ -406,45 +361,6 @@ func chunkLayout(args []compute.Datum) (layout []int, aligned bool) {
 		}
 	}
 	return layout, false
-}
-
-// alignChunks is args with every chunked argument cut to layout (slices
-// sharing its buffers); made lists the datums it made, for the caller to
-// release. arrow-go v18.8.0 loses the nulls of an input span cut inside a
-// chunk (the cached count of an earlier cut is kept: arrow-go#1305), so
-// the function must see chunks that line up.
-func alignChunks(mem memory.Allocator, args []compute.Datum, layout []int) (aligned, made []compute.Datum, err error) {
-	aligned = make([]compute.Datum, len(args))
-	for i, a := range args {
-		ch, ok := a.(*compute.ChunkedDatum)
-		if !ok {
-			aligned[i] = a
-			continue
-		}
-		d, err := chunkedDatum(mem, ch.Type(), ch.Chunks(), layout)
-		if err != nil {
-			for _, m := range made {
-				m.Release()
-			}
-			return nil, nil, err
-		}
-		aligned[i] = d
-		made = append(made, d)
-	}
-	return aligned, made, nil
-}
-
-// wholeSpans is ctx with no limit on the rows per kernel call: with
-// ExecCtx.ChunkSize shorter than an array, arrow-go v18.8.0 cuts it into
-// spans and loses the nulls of all but the first (arrow-go#1305). try's
-// result is laid out like its arguments, so the limit changes nothing else.
-func wholeSpans(ctx context.Context) context.Context {
-	ectx := compute.GetExecCtx(ctx)
-	if ectx.ChunkSize == compute.DefaultMaxChunkSize {
-		return ctx
-	}
-	ectx.ChunkSize = compute.DefaultMaxChunkSize
-	return compute.SetExecCtx(ctx, ectx)
 }
 
 // chunkedDatum lays the rows of pieces (arrays of type dt with exact null
@@ -500,25 +416,4 @@ func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array,
 	ch := arrow.NewChunked(dt, chunks)
 	defer ch.Release()
 	return compute.NewDatum(ch), nil
-}
-
-// zeroed hands out mem's memory cleared. arrow-go's MakeArrayOfNull (and
-// MakeArrayFromScalar of a null) leave the bytes the allocator gives,
-// validity bitmap included, so a recycling or otherwise dirty allocator
-// would give rows of garbage instead of nulls.
-type zeroed struct{ memory.Allocator }
-
-func (z zeroed) Allocate(n int) []byte {
-	b := z.Allocator.Allocate(n)
-	clear(b)
-	return b
-}
-
-func (z zeroed) Reallocate(n int, b []byte) []byte {
-	old := len(b)
-	nb := z.Allocator.Reallocate(n, b)
-	if n > old {
-		clear(nb[old:])
-	}
-	return nb
 }

@@ -69,7 +69,7 @@ func TestSQLCastErrorNamesRow(t *testing.T) {
 	a.Release()
 	b.Release()
 	defer ch.Release()
-	_, err := compute.CallFunction(ctx, "sql_cast", &CastOptions{ToType: arrow.PrimitiveTypes.Int32}, compute.NewDatumWithoutOwning(ch))
+	_, err := compute.CallFunction(ctx, "sql_cast", &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32}, compute.NewDatumWithoutOwning(ch))
 	var ve *trycast.ValueError
 	if !errors.As(err, &ve) || ve.Row != 4 || ve.Value != `"4x"` {
 		t.Fatalf("got %v", err)
@@ -78,7 +78,7 @@ func TestSQLCastErrorNamesRow(t *testing.T) {
 		t.Errorf("message %q", err)
 	}
 	// Spark legacy CAST yields null instead of failing.
-	res, err := compute.CallFunction(ctx, "sql_cast", &CastOptions{ToType: arrow.PrimitiveTypes.Int32, Dialect: trycast.Spark}, compute.NewDatumWithoutOwning(ch))
+	res, err := compute.CallFunction(ctx, "sql_cast", &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32, Dialect: trycast.Spark}, compute.NewDatumWithoutOwning(ch))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func TestNestedModes(t *testing.T) {
 	defer in.Release()
 	arg := compute.NewDatumWithoutOwning(in)
 	for _, d := range []trycast.Dialect{trycast.SparkANSI, trycast.Presto} {
-		opts := &CastOptions{ToType: arrow.ListOf(arrow.PrimitiveTypes.Int32), Dialect: d}
+		opts := &SQLCastOptions{ToType: arrow.ListOf(arrow.PrimitiveTypes.Int32), Dialect: d}
 		tc := callArray(t, ctx, "try_cast", opts, arg)
 		if d == trycast.Presto {
 			expectArray(t, mem, tc, `[[1,2], null, null]`)
@@ -111,7 +111,7 @@ func TestNestedModes(t *testing.T) {
 			t.Errorf("%s sql_cast: %v", d, err)
 		}
 	}
-	spark := &CastOptions{ToType: arrow.ListOf(arrow.PrimitiveTypes.Int32), Dialect: trycast.Spark}
+	spark := &SQLCastOptions{ToType: arrow.ListOf(arrow.PrimitiveTypes.Int32), Dialect: trycast.Spark}
 	expectArray(t, mem, callArray(t, ctx, "try", trySQL(spark), arg), `[[1,2], [3,null], null]`)
 }
 
@@ -288,7 +288,7 @@ func TestTryOfOwnCasts(t *testing.T) {
 	in := fromJSON(t, mem, arrow.BinaryTypes.String, `["1", "x"]`)
 	defer in.Release()
 	arg := compute.NewDatumWithoutOwning(in)
-	opts := &CastOptions{ToType: arrow.PrimitiveTypes.Int8}
+	opts := &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int8}
 	expectArray(t, mem, callArray(t, ctx, "try", &TryOptions{Func: "try_cast", Options: opts}, arg), `[1, null]`)
 	expectArray(t, mem, callArray(t, ctx, "try", &TryOptions{Func: "try", Options: trySQL(opts)}, arg), `[1, null]`)
 }

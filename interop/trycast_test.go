@@ -139,7 +139,7 @@ func makeTryCastCases(t *testing.T, mem memory.Allocator, dir string) *tryCastCa
 		require.Equal(t, bitmapNulls(direct), direct.NullN(), "trycast.Cast to %s: NullN", to)
 
 		res, err := compute.CallFunction(ctx, "try_cast",
-			&rbcompute.CastOptions{ToType: to, Dialect: trycast.Presto}, compute.NewDatumWithoutOwning(input))
+			&rbcompute.SQLCastOptions{ToType: to, Dialect: trycast.Presto}, compute.NewDatumWithoutOwning(input))
 		require.NoError(t, err, "try_cast to %s", to)
 		chunks := resultChunks(t, res)
 		res.Release()

@@ -42,7 +42,7 @@ func flatKernel(from, to arrow.DataType) kernel {
 	case arrow.DATE32:
 		return formatDates(to)
 	case arrow.TIMESTAMP:
-		return formatTimestamps(from.(*arrow.TimestampType), to)
+		return timestampsTo(from.(*arrow.TimestampType), to)
 	}
 	return nil
 }
@@ -159,18 +159,20 @@ func finishFixed(to arrow.DataType, n int, bits, values *memory.Buffer) arrow.Ar
 
 // fillRows runs row(i) for each row valid in the input (valid nil means
 // all are) and packs the results into bits, bit 0 = row 0; a row null in
-// the input gets a 0 bit without calling row. Whole bytes are written, so
-// bits need not be zeroed.
+// the input gets a 0 bit without calling row. The input's validity is read
+// a byte at a time, and whole bytes are written, so bits need not be
+// zeroed. The kernels of the matrix pairs settle rows without a call per
+// row (settleRows, settleFixed); fillRows serves the rest.
 func fillRows(n int, valid []byte, bit0 int, bits []byte, row func(i int) bool) {
 	for base := 0; base < n; base += 8 {
 		m := min(8, n-base)
+		mask := byte(1<<m - 1)
+		if valid != nil {
+			mask &= bitsAt(valid, bit0+base)
+		}
 		var b byte
 		for j := 0; j < m; j++ {
-			i := base + j
-			if valid != nil && !bitutil.BitIsSet(valid, bit0+i) {
-				continue
-			}
-			if row(i) {
+			if mask>>j&1 != 0 && row(base+j) {
 				b |= 1 << j
 			}
 		}
@@ -182,13 +184,16 @@ func fillRows(n int, valid []byte, bit0 int, bits []byte, row func(i int) bool) 
 func fillBoolRows(n int, valid []byte, bit0 int, bits, vals []byte, row func(i int) (v, ok bool)) {
 	for base := 0; base < n; base += 8 {
 		m := min(8, n-base)
+		mask := byte(1<<m - 1)
+		if valid != nil {
+			mask &= bitsAt(valid, bit0+base)
+		}
 		var b, vb byte
 		for j := 0; j < m; j++ {
-			i := base + j
-			if valid != nil && !bitutil.BitIsSet(valid, bit0+i) {
+			if mask>>j&1 == 0 {
 				continue
 			}
-			if v, ok := row(i); ok {
+			if v, ok := row(base + j); ok {
 				b |= 1 << j
 				if v {
 					vb |= 1 << j

@@ -80,25 +80,31 @@ func formatRows(c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, ap
 }
 
 // formatRowsInto appends each valid row's text to one data buffer and
-// records the offsets; a row null in the input is an empty null slot. It
-// returns nil, with c.err set, when the text would pass what offsets O
-// address.
+// records the offsets; a row null in the input is an empty null slot. The
+// buffer is sized from the text of the first rows (estimateText), grows by
+// doubling when the estimate was short, and is copied to its exact size at
+// the end when more than an eighth of it is unused. It returns nil, with
+// c.err set, when the text would pass what offsets O address.
 func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, app func([]byte, int) ([]byte, bool)) arrow.ArrayData {
 	n, valid, bit0 := in.Len(), validity(in), in.Offset()
 	limit := dataLimit[O]()
 	var zero O
 	offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
 	bitsBuf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
-	dataBuf := arrowvec.NewBuffer(c.mem, dataSize(n, maxLen, limit))
+	dataBuf := arrowvec.NewBuffer(c.mem, estimateText(n, valid, bit0, maxLen, limit, app))
 	offs, bits := view[O](offBuf.Bytes()), bitsBuf.Bytes()
 	data := dataBuf.Bytes()[:0]
 	for base := 0; base < n; base += 8 {
 		m := min(8, n-base)
+		mask := byte(1<<m - 1)
+		if valid != nil {
+			mask &= bitsAt(valid, bit0+base)
+		}
 		var b byte
 		for j := 0; j < m; j++ {
 			i := base + j
 			offs[i] = O(len(data))
-			if valid != nil && !bitutil.BitIsSet(valid, bit0+i) {
+			if mask>>j&1 == 0 {
 				continue
 			}
 			res, ok := app(data, i)
@@ -113,7 +119,7 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 					c.overflow(i, limit, to)
 					return nil
 				}
-				// The bound was too small: move to a larger Arrow buffer.
+				// The estimate was too small: move to a larger Arrow buffer.
 				dataBuf = regrow(c.mem, dataBuf, res, limit)
 				res = dataBuf.Bytes()[:len(res)]
 			}
@@ -123,13 +129,49 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 		bits[base>>3] = b
 	}
 	offs[n] = O(len(data))
-	dataBuf.ResizeNoShrink(len(data))
+	if unused := dataBuf.Len() - len(data); unused > 4096 && unused > len(data)/8 {
+		exact := arrowvec.NewBuffer(c.mem, len(data))
+		copy(exact.Bytes(), data)
+		dataBuf.Release()
+		dataBuf = exact
+	} else {
+		dataBuf.ResizeNoShrink(len(data))
+	}
 	nulls := n - bitutil.CountSetBits(bits, 0, n)
 	if nulls == 0 {
 		bitsBuf.Release()
 		bitsBuf = nil
 	}
 	return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
+}
+
+// textSample is how many valid rows estimateText formats.
+const textSample = 256
+
+// estimateText is the data size to allocate for the text of n rows: the
+// mean length of the first valid rows (up to textSample among the first
+// 4*textSample, formatted into a scratch buffer) times n plus a sixteenth,
+// never more than n*maxLen or limit bytes.
+func estimateText(n int, valid []byte, bit0, maxLen, limit int, app func([]byte, int) ([]byte, bool)) int {
+	bound := dataSize(n, maxLen, limit)
+	var scratch [128]byte // more than any maxLen
+	total, rows := 0, 0
+	for i := 0; i < min(n, 4*textSample) && rows < textSample; i++ {
+		if valid != nil && !bitutil.BitIsSet(valid, bit0+i) {
+			continue
+		}
+		res, ok := app(scratch[:0], i)
+		if !ok {
+			continue
+		}
+		total += len(res)
+		rows++
+	}
+	if rows == 0 {
+		return min(bound, 64)
+	}
+	est := int64(total)*int64(n)/int64(rows) + int64(total)*int64(n)/int64(rows)/16 + 64
+	return int(min(est, int64(bound)))
 }
 
 // regrow replaces old by a buffer holding res, twice res's capacity but no

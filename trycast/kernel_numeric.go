@@ -79,11 +79,15 @@ func fromInts[S int8 | int16 | int32 | int64](to arrow.DataType) kernel {
 	}
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 		d := c.d
-		if w := intWidth(to); w != 0 {
-			conv := func(v S) (int64, bool) { return IntToInt(int64(v), w, d) }
-			return intTarget(c, in, to, conv)
-		}
 		switch to.ID() {
+		case arrow.INT8:
+			return narrowInts[S, int8](c, in, to)
+		case arrow.INT16:
+			return narrowInts[S, int16](c, in, to)
+		case arrow.INT32:
+			return narrowInts[S, int32](c, in, to)
+		case arrow.INT64:
+			return narrowInts[S, int64](c, in, to)
 		case arrow.FLOAT32:
 			return mapFixed(c, in, to, func(v S) (float32, bool) { return float32(v), true })
 		case arrow.FLOAT64:
@@ -91,10 +95,7 @@ func fromInts[S int8 | int16 | int32 | int64](to arrow.DataType) kernel {
 		case arrow.BOOL:
 			return mapFixedToBool(c, in, to, func(v S) bool { return v != 0 })
 		case arrow.DECIMAL128:
-			dt := to.(*arrow.Decimal128Type)
-			return mapFixed(c, in, to, func(v S) (decimal128.Num, bool) {
-				return IntToDecimal(int64(v), dt.Precision, dt.Scale, d)
-			})
+			return intsToDecimals[S](c, in, to.(*arrow.Decimal128Type))
 		}
 		return formatFixed(c, in, to, maxIntText, func(dst []byte, v S) ([]byte, bool) {
 			return AppendInt(dst, int64(v), d), true
@@ -133,13 +134,15 @@ func fromFloats[S float32 | float64](to arrow.DataType) kernel {
 	real := unsafe.Sizeof(S(0)) == 4
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 		d := c.d
-		if w := intWidth(to); w != 0 {
-			if real {
-				return intTarget(c, in, to, func(v S) (int64, bool) { return Float32ToInt(float32(v), w, d) })
-			}
-			return intTarget(c, in, to, func(v S) (int64, bool) { return FloatToInt(float64(v), w, d) })
-		}
 		switch to.ID() {
+		case arrow.INT8:
+			return floatsToInts[S, int8](c, in, to, real)
+		case arrow.INT16:
+			return floatsToInts[S, int16](c, in, to, real)
+		case arrow.INT32:
+			return floatsToInts[S, int32](c, in, to, real)
+		case arrow.INT64:
+			return floatsToInts[S, int64](c, in, to, real)
 		case arrow.FLOAT32:
 			return mapFixed(c, in, to, func(v S) (float32, bool) { return DoubleToReal(float64(v), d) })
 		case arrow.FLOAT64:
@@ -217,7 +220,7 @@ func fromDecimals(from *arrow.Decimal128Type, to arrow.DataType) kernel {
 		case arrow.FLOAT32:
 			return mapFixed(c, in, to, func(v decimal128.Num) (float32, bool) { return DecimalToFloat32(v, scale), true })
 		case arrow.FLOAT64:
-			return mapFixed(c, in, to, func(v decimal128.Num) (float64, bool) { return DecimalToFloat(v, scale), true })
+			return decimalsToDoubles(c, in, to, scale)
 		case arrow.BOOL:
 			return mapFixedToBool(c, in, to, func(v decimal128.Num) bool { return v.Sign() != 0 })
 		case arrow.DECIMAL128:

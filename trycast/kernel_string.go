@@ -95,7 +95,10 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // therefore go 8 at a time through settleInts, a loop without calls that
 // decides ParseInt's own first two cases with ParseInt's helpers
 // (digitWord on the 8 bytes ending at the row's last byte, and
-// cannotStartInt); only the rows it leaves are passed to ParseInt. There
+// cannotStartInt), settles '-' followed by 1 to 7 digits the same way, and
+// fails a row holding a byte that no dialect trims or
+// reads in an integer (notIntByte, so that invalid rows cost no more than
+// valid ones); only the rows it leaves are passed to ParseInt. There
 // is no second parser to keep in step: TestCastStringToIntRows and
 // TestCastStringToIntRandom hold every row to ParseInt's answer.
 func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals []T, bits []byte, width int, d Dialect) {
@@ -157,12 +160,29 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 			// The first byte is tested before the digits, so that a row
 			// like "$" costs less than a number.
 			if first := byte(w >> (64 - 8*uint(k))); !cannotStartInt(first) {
-				if x, digits := digitWord(w, k); !digits {
+				if x, digits := digitWord(w, k); digits {
+					if x <= limit {
+						v = x
+						ok |= bit
+					}
+				} else if x, digits := digitWord(w, k-1); first == '-' && k > 1 && digits {
+					// '-' and 1 to 7 digits: a negative number, one more
+					// magnitude allowed.
+					if x <= limit+1 {
+						v = -x
+						ok |= bit
+					}
+				} else if !notIntByte(w, k) {
 					slow |= bit
-				} else if x <= limit {
-					v = x
-					ok |= bit
 				}
+			}
+		} else if uint(k-9) < 8 && hi >= 16 {
+			x, good, settled := longIntRow(data[hi-16:hi], k, limit)
+			if good {
+				v = x
+				ok |= bit
+			} else if !settled {
+				slow |= bit
 			}
 		} else if k > 0 {
 			slow |= bit
@@ -170,6 +190,48 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 		rows[j] = T(v)
 	}
 	return ok, slow
+}
+
+// longIntRow settles a row of 9 to 16 bytes, the last k of w16 (the 16
+// bytes ending at the row's last byte), as two digitWords: [-]digits, the
+// value (two's complement when negative) and good when it fits limit (one
+// more when negative), settled when it fails for sure; otherwise the row
+// is left to ParseInt. A call per long row, but not ParseInt's.
+func longIntRow(w16 []byte, k int, limit uint64) (v uint64, good, settled bool) {
+	low, lowOK := digitWord(binary.LittleEndian.Uint64(w16[8:]), 8)
+	hw := binary.LittleEndian.Uint64(w16[:8])
+	if !lowOK {
+		return 0, false, notIntByte(hw, k-8) || notIntByte(binary.LittleEndian.Uint64(w16[8:]), 8)
+	}
+	first := byte(hw >> (64 - 8*uint(k-8)))
+	if high, ok := digitWord(hw, k-8); ok {
+		x := high*100_000_000 + low
+		return x, x <= limit, true
+	}
+	if first != '-' {
+		return 0, false, notIntByte(hw, k-8)
+	}
+	x := low
+	if k > 9 {
+		high, ok := digitWord(hw, k-9)
+		if !ok {
+			return 0, false, notIntByte(hw, k-8)
+		}
+		x += high * 100_000_000
+	}
+	return -x, x <= limit+1, true
+}
+
+// notIntByte reports whether one of the k bytes ending w (a row of 1 to 8
+// bytes, see settleInts) is one that no dialect trims or reads in an
+// integer (clsNotInt): ParseInt fails on such a row, as only its ends are
+// trimmed and its body holds only a sign, digits and a point.
+func notIntByte(w uint64, k int) bool {
+	var cls uint8
+	for w >>= 64 - 8*uint(k); w != 0; w >>= 8 {
+		cls |= byteClass[byte(w)]
+	}
+	return cls&clsNotInt != 0
 }
 
 // bitsAt is the 8 bits of bm starting at bit pos (bit pos in bit 0); bits
@@ -187,22 +249,17 @@ func parseFloats[O offset, T float32 | float64](c *caster, in arrow.ArrayData, t
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[T](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
-	}
 	width := 64
 	if to.ID() == arrow.FLOAT32 {
 		width = 32
 	}
-	d, vals := c.d, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseFloat(s.value(i), width, d)
-		if !ok {
-			v = 0
-		}
-		vals[i] = T(v)
-		return ok
-	})
+	d := c.d
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settleFloats[O, T], func(v []byte) (T, bool) {
+			f, ok := ParseFloat(v, width, d)
+			return T(f), ok
+		})
+	}
 	return o.finish(to, n)
 }
 
@@ -221,19 +278,25 @@ func parseDecimals[O offset](c *caster, in arrow.ArrayData, to arrow.DataType) a
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[decimal128.Num](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
-	}
 	dt := to.(*arrow.Decimal128Type)
-	p, sc, d, vals := dt.Precision, dt.Scale, c.d, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseDecimal(s.value(i), p, sc, d)
-		if !ok {
-			v = decimal128.Num{}
+	p, sc, d := dt.Precision, dt.Scale, c.d
+	settle := settleEmpty[O, decimal128.Num]
+	if p <= 18 && sc >= 0 && sc <= p {
+		scale, intDigits := int(sc), int(p-sc)
+		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow byte) {
+			return settleDecimals(rows, offs, data, scale, intDigits)
 		}
-		vals[i] = v
-		return ok
-	})
+	} else if p <= 38 && sc >= 0 && sc <= p {
+		scale, intDigits := int(sc), int(p-sc)
+		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow byte) {
+			return settleWideDecimals(rows, offs, data, scale, intDigits)
+		}
+	}
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settle, func(v []byte) (decimal128.Num, bool) {
+			return ParseDecimal(v, p, sc, d)
+		})
+	}
 	return o.finish(to, n)
 }
 
@@ -241,18 +304,12 @@ func parseDates[O offset](c *caster, in arrow.ArrayData, to arrow.DataType) arro
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[int32](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
+	d := c.d
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settleDates[O], func(v []byte) (int32, bool) {
+			return ParseDate(v, d)
+		})
 	}
-	d, vals := c.d, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseDate(s.value(i), d)
-		if !ok {
-			v = 0
-		}
-		vals[i] = v
-		return ok
-	})
 	return o.finish(to, n)
 }
 
@@ -260,29 +317,27 @@ func parseTimestamps[O offset](c *caster, in arrow.ArrayData, to arrow.DataType)
 	n := in.Len()
 	s := viewStrings[O](in)
 	o := newFixedOut[int64](c.mem, n)
-	if s.valid != nil {
-		o.zeroValues()
-	}
 	unit := to.(*arrow.TimestampType).Unit
-	d, loc, vals := c.d, c.loc, o.vals
-	fillRows(n, s.valid, s.bit0, o.validity, func(i int) bool {
-		v, ok := ParseTimestamp(s.value(i), loc, d)
-		if ok {
-			v, ok = microsTo(v, unit)
-		}
-		if !ok {
-			v = 0
-		}
-		vals[i] = v
-		return ok
-	})
+	d, loc := c.d, c.loc
+	if n > 0 {
+		settleRows(s, o.vals[:n], o.validity, settleEmpty[O, int64], func(v []byte) (int64, bool) {
+			us, ok := ParseTimestamp(v, loc, d)
+			if ok {
+				us, ok = microsTo(us, unit)
+			}
+			return us, ok
+		})
+	}
 	return o.finish(to, n)
 }
 
 // copyStrings converts between utf8 and binary of either offset width,
 // copying the referenced bytes once; with checkUTF8 a value that is not
-// valid UTF-8 becomes null. It returns nil, with c.err set, when the bytes
-// would pass what offsets O address (large_string to string).
+// valid UTF-8 becomes null. UTF-8 is checked as unsaferow's decoder checks
+// it: one pass over all the referenced bytes finds whether any is
+// non-ASCII, and only then is each value checked. It returns nil, with
+// c.err set, when the bytes would pass what offsets O address
+// (large_string to string).
 func copyStrings[I, O offset](checkUTF8 bool) kernel {
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 		n := in.Len()
@@ -291,6 +346,9 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		size := 0
 		if n > 0 {
 			size = int(min(int64(s.offs[n])-int64(s.offs[0]), int64(limit)))
+			if checkUTF8 && isASCII(s.data[s.offs[0]:s.offs[n]]) {
+				checkUTF8 = false
+			}
 		}
 		offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(O(0))))
 		dataBuf := arrowvec.NewBuffer(c.mem, size)
@@ -299,11 +357,15 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		pos := 0
 		for base := 0; base < n; base += 8 {
 			m := min(8, n-base)
+			mask := byte(1<<m - 1)
+			if s.valid != nil {
+				mask &= bitsAt(s.valid, s.bit0+base)
+			}
 			var b byte
 			for j := 0; j < m; j++ {
 				i := base + j
 				offs[i] = O(pos)
-				if s.valid != nil && !bitutil.BitIsSet(s.valid, s.bit0+i) {
+				if mask>>j&1 == 0 {
 					continue
 				}
 				v := s.value(i)
@@ -331,4 +393,24 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		}
 		return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 	}
+}
+
+// isASCII reports whether every byte of b is below 0x80, eight at a time.
+// (unsaferow's decoder has the same pass; the shared columnar layer is the
+// place for one copy once it takes it.)
+func isASCII(b []byte) bool {
+	var acc uint64
+	for len(b) >= 32 {
+		acc |= binary.LittleEndian.Uint64(b[0:8]) | binary.LittleEndian.Uint64(b[8:16]) |
+			binary.LittleEndian.Uint64(b[16:24]) | binary.LittleEndian.Uint64(b[24:32])
+		b = b[32:]
+	}
+	for len(b) >= 8 {
+		acc |= binary.LittleEndian.Uint64(b[:8])
+		b = b[8:]
+	}
+	for _, c := range b {
+		acc |= uint64(c)
+	}
+	return acc&0x8080808080808080 == 0
 }

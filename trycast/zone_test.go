@@ -3,6 +3,7 @@ package trycast
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 	_ "time/tzdata" // zone tests must not depend on the host's zoneinfo
@@ -115,4 +116,86 @@ func letters(i int) string {
 		b = append(b, byte('a'+i%26))
 	}
 	return string(b)
+}
+
+// TestLoadLocationSharesTheCache: the session-zone path (LoadLocation) and
+// zone names in strings (loadZone) resolve through one cache, so both give
+// the same *time.Location, and "" and "UTC" are time.UTC.
+func TestLoadLocationSharesTheCache(t *testing.T) {
+	for _, name := range []string{"Europe/Lisbon", "Pacific/Chatham"} {
+		loc, err := LoadLocation(name)
+		if err != nil || loc.String() != name {
+			t.Fatalf("LoadLocation(%q) = %v, %v", name, loc, err)
+		}
+		if z, ok := loadZone([]byte(name)); !ok || z != loc {
+			t.Errorf("loadZone(%q) = %p, %v; want LoadLocation's %p", name, z, ok, loc)
+		}
+	}
+	if z, ok := loadZone([]byte("Australia/Eucla")); !ok {
+		t.Fatal("loadZone(Australia/Eucla) failed")
+	} else if loc, err := LoadLocation("Australia/Eucla"); err != nil || loc != z {
+		t.Errorf("LoadLocation after loadZone = %p, %v; want %p", loc, err, z)
+	}
+	for _, name := range []string{"", "UTC"} {
+		if loc, err := LoadLocation(name); err != nil || loc != time.UTC {
+			t.Errorf("LoadLocation(%q) = %v, %v; want UTC", name, loc, err)
+		}
+	}
+	if _, err := LoadLocation("Mars/Olympus"); err == nil {
+		t.Error("LoadLocation(Mars/Olympus) succeeded")
+	}
+}
+
+// TestKnownZoneLookupDoesNotAllocate: a cached zone costs a map lookup per
+// value, nothing more.
+func TestKnownZoneLookupDoesNotAllocate(t *testing.T) {
+	name := []byte("America/Chicago")
+	if _, ok := loadZone(name); !ok {
+		t.Fatal("loadZone failed")
+	}
+	if n := testing.AllocsPerRun(1000, func() {
+		if _, ok := loadZone(name); !ok {
+			t.Fatal("loadZone failed")
+		}
+	}); n != 0 {
+		t.Errorf("%v allocs per cached lookup", n)
+	}
+}
+
+// TestZoneCacheConcurrent: readers and writers of the cache at once (run
+// under -race); every goroutine gets the one cached location per name.
+func TestZoneCacheConcurrent(t *testing.T) {
+	names := []string{"Asia/Tokyo", "Africa/Lagos", "America/Lima", "Europe/Oslo", "Asia/Dubai", "America/Bogota"}
+	var wg sync.WaitGroup
+	got := make([][]*time.Location, 4)
+	for g := range got {
+		got[g] = make([]*time.Location, len(names))
+		wg.Go(func() {
+			for r := range 50 {
+				for i, name := range names {
+					loc, ok := loadZone([]byte(name))
+					if r%2 == 1 {
+						var err error
+						loc, err = LoadLocation(name)
+						ok = err == nil
+					}
+					if !ok || loc.String() != name {
+						t.Errorf("zone %q: %v, %v", name, loc, ok)
+						return
+					}
+					if r == 49 {
+						got[g][i] = loc
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for g := 1; g < len(got); g++ {
+		for i := range names {
+			if got[g][i] != got[0][i] {
+				t.Errorf("%s: goroutine %d has %p, goroutine 0 %p", names[i], g, got[g][i], got[0][i])
+			}
+		}
+	}
 }

@@ -1,0 +1,217 @@
+package trycast
+
+import (
+	"math"
+	mathbits "math/bits"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+)
+
+// Fixed-width sources on the hot pairs (integer narrowing, integer to
+// decimal, float to integer, decimal to double) settle 8 rows at a time
+// like the string kernels (see settleRows): a call-free loop answers the
+// rows inside the range where every dialect agrees, and only the rest go
+// through the scalar conversion (IntToInt, IntToDecimal, FloatToInt,
+// DecimalToFloat), which defines the answer.
+
+// settleFixed runs settle on each 8 rows of in, then conv on the rows it
+// left (settleGroups).
+func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
+	settle func(dst []T, src []S) (ok, slow byte), conv func(S) (T, bool)) arrow.ArrayData {
+	n := in.Len()
+	src := fixedValues[S](in)
+	o := newFixedOut[T](c.mem, n)
+	settleGroups(o.vals[:n], o.validity, validity(in), in.Offset(), nil,
+		func(base int, rows []T) (ok, slow byte) { return settle(rows, src[base:base+len(rows)]) },
+		func(i int) (T, bool) { return conv(src[i]) })
+	return o.finish(to, n)
+}
+
+// settleGroups writes vals and their validity bits 8 rows at a time: a
+// group whose rows are all null in the input (valid, from bit bit0) or
+// for which fails reports true is cleared; otherwise settle decides what
+// it can for rows base.. (one call per group), rows null in the input get
+// the zero value, and each row settle left goes through slowRow(i). A
+// failing row gets the zero value and a 0 bit.
+func settleGroups[T any](vals []T, bits, valid []byte, bit0 int, fails func(base, m int) bool,
+	settle func(base int, rows []T) (ok, slow byte), slowRow func(i int) (T, bool)) {
+	n := len(vals)
+	var zero T
+	for base := 0; base < n; base += 8 {
+		m := min(8, n-base)
+		rows := vals[base : base+m]
+		mask := byte(1<<m - 1)
+		if valid != nil {
+			mask &= bitsAt(valid, bit0+base)
+		}
+		if mask == 0 || (fails != nil && fails(base, m)) {
+			clearRows(rows)
+			bits[base>>3] = 0
+			continue
+		}
+		ok, slow := settle(base, rows)
+		if null := ^mask & (1<<m - 1); null != 0 {
+			for ; null != 0; null &= null - 1 {
+				rows[mathbits.TrailingZeros8(null)] = zero
+			}
+			ok &= mask
+			slow &= mask
+		}
+		for ; slow != 0; slow &= slow - 1 {
+			j := mathbits.TrailingZeros8(slow)
+			v, good := slowRow(base + j)
+			if good {
+				ok |= 1 << j
+			} else {
+				v = zero
+			}
+			rows[j] = v
+		}
+		bits[base>>3] = ok
+	}
+}
+
+// clearRows zeroes up to 8 rows: a few stores for 8, not a memclr call.
+func clearRows[T any](rows []T) {
+	if len(rows) == 8 {
+		*(*[8]T)(rows) = [8]T{}
+	} else {
+		clear(rows)
+	}
+}
+
+type integer interface{ int8 | int16 | int32 | int64 }
+
+// narrowInts casts integers to integers of type T: legacy Spark wraps,
+// the other dialects fail out of range (IntToInt), with no call per row.
+func narrowInts[S, T integer](c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
+	lo, hi := intRange(intWidth(to))
+	if c.d == Spark {
+		lo, hi = math.MinInt64, math.MaxInt64 // T(v) keeps the low bits
+	}
+	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow byte) {
+		dst = dst[:len(src)]
+		for j, v := range src {
+			x := int64(v)
+			var good byte
+			if x >= lo && x <= hi {
+				good = 1
+			} else {
+				x = 0
+			}
+			dst[j] = T(x)
+			ok |= good << j
+		}
+		return ok, 0
+	}, func(S) (T, bool) { return 0, false })
+}
+
+// intsToDecimals: |v| < 10^(min(p,18)-s) times 10^s fits an int64 and p
+// digits; other rows go through IntToDecimal.
+func intsToDecimals[S integer](c *caster, in arrow.ArrayData, to *arrow.Decimal128Type) arrow.ArrayData {
+	p, s, d := to.Precision, to.Scale, c.d
+	var lim int64 // 0: settle nothing
+	var mul int64 = 1
+	if q := min(p, 18); s >= 0 && s <= q {
+		lim, mul = int64(pow10u64[q-s]), int64(pow10u64[s])
+	}
+	// Up to 18 digits, lim is the exact bound: |v| >= 10^(p-s) fails.
+	var beyond byte
+	if p <= 18 && lim > 0 {
+		beyond = 0xff
+	}
+	return settleFixed(c, in, to, func(dst []decimal128.Num, src []S) (ok, slow byte) {
+		dst = dst[:len(src)]
+		for j, v := range src {
+			x := int64(v)
+			if x > -lim && x < lim {
+				dst[j] = decimal128.FromI64(x * mul)
+				ok |= 1 << j
+			} else {
+				dst[j] = decimal128.Num{}
+				slow |= 1 << j &^ beyond
+			}
+		}
+		return ok, slow
+	}, func(v S) (decimal128.Num, bool) { return IntToDecimal(int64(v), p, s, d) })
+}
+
+// floatsToInts: inside the target range with a margin of one, Presto
+// rounds half away from zero and both Spark modes truncate, with no
+// failure; NaN, infinities and the edges go through FloatToInt.
+func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData, to arrow.DataType, real bool) arrow.ArrayData {
+	w, d := intWidth(to), c.d
+	lo, hi := intRange(w)
+	flo, fhi := float64(lo)+1, float64(hi)-1
+	if w == 64 {
+		flo, fhi = -9.2e18, 9.2e18
+	}
+	round := d == Presto
+	// Presto and Spark ANSI fail NaN, infinities and values more than 3
+	// past the range (Spark ANSI maps some values just past it to a bound);
+	// legacy Spark saturates, so its rows there go through FloatToInt.
+	glo, ghi := float64(lo)-3, float64(hi)+3
+	if w == 64 {
+		glo, ghi = -9.3e18, 9.3e18
+	}
+	if d == Spark {
+		glo, ghi = math.Inf(-1), math.Inf(1)
+	}
+	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow byte) {
+		dst = dst[:len(src)]
+		for j, v := range src {
+			f := float64(v)
+			if f > flo && f < fhi { // false for NaN
+				if round {
+					f = math.Round(f)
+				}
+				dst[j] = T(int64(f))
+				ok |= 1 << j
+			} else {
+				dst[j] = 0
+				if f >= glo && f <= ghi || d == Spark {
+					slow |= 1 << j
+				}
+			}
+		}
+		return ok, slow
+	}, func(v S) (T, bool) {
+		var x int64
+		var good bool
+		if real {
+			x, good = Float32ToInt(float32(v), w, d)
+		} else {
+			x, good = FloatToInt(float64(v), w, d)
+		}
+		return T(x), good
+	})
+}
+
+// decimalsToDoubles: a magnitude up to 2^53 with scale 0..22 is one exact
+// division (DecimalToFloat's own first case); the rest call it.
+func decimalsToDoubles(c *caster, in arrow.ArrayData, to arrow.DataType, scale int32) arrow.ArrayData {
+	fast := scale >= 0 && scale <= 22
+	var div float64 = 1
+	if fast {
+		div = pow10f64[scale]
+	}
+	return settleFixed(c, in, to, func(dst []float64, src []decimal128.Num) (ok, slow byte) {
+		dst = dst[:len(src)]
+		for j, v := range src {
+			hi, lo := v.HighBits(), v.LowBits()
+			switch {
+			case fast && hi == 0 && lo <= 1<<53:
+				dst[j] = float64(lo) / div
+				ok |= 1 << j
+			case fast && hi == -1 && lo != 0 && -lo <= 1<<53:
+				dst[j] = -(float64(-lo) / div)
+				ok |= 1 << j
+			default:
+				dst[j] = 0
+				slow |= 1 << j
+			}
+		}
+		return ok, slow
+	}, func(v decimal128.Num) (float64, bool) { return DecimalToFloat(v, scale), true })
+}
