@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
 // Decoder turns CompactRow rows into Arrow record batches of one schema.
@@ -27,15 +28,16 @@ type Decoder struct {
 // NewDecoder returns a Decoder for rows of schema. It fails with
 // rowbridge.ErrUnsupportedType for a type CompactRow does not carry.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
+	return rowopt.Build(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
+}
+
+// newDecoder is NewDecoder with its options applied.
+func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
 	plan, err := arrowvec.NewPlan(schema)
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	d := &Decoder{plan: plan, mem: cfg.mem}
+	d := &Decoder{plan: plan, mem: cfg.Mem}
 	d.scratch.New = func() any { return newDecodeScratch(plan) }
 	return d, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
 // Encoder turns Arrow record batches into CompactRow rows byte-identical to
@@ -40,11 +41,12 @@ type Encoder struct {
 // allocator (used for converted columns) and WithTruncate do not apply to
 // encoding.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	conv, err := arrowconv.New(schema, cfg.truncate)
+	return rowopt.Build(pkgName, rowopt.ForEncoder, schema, opts, newEncoder)
+}
+
+// newEncoder is NewEncoder with its options applied.
+func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
+	conv, err := arrowconv.New(schema, cfg.Truncate)
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
@@ -52,7 +54,7 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
-	e := &Encoder{schema: schema, mem: cfg.mem, plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
+	e := &Encoder{schema: schema, mem: cfg.Mem, plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
 	if !conv.Identity() {
 		e.conv = conv
 	}

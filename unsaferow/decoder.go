@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
 // Decoder turns batches of UnsafeRow bytes into Arrow record batches. It
@@ -24,6 +25,11 @@ type Decoder struct {
 // NewDecoder prepares a Decoder for rows of the given schema. It fails with
 // rowbridge.ErrUnsupportedType for types UnsafeRow cannot carry.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
+	return rowopt.Build(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
+}
+
+// newDecoder is NewDecoder with its options applied.
+func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
 	plan, err := arrowvec.NewPlan(schema)
 	if err != nil {
 		return nil, err
@@ -31,11 +37,7 @@ func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 	if err := checkMapKeys(plan.Fields); err != nil {
 		return nil, err
 	}
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	d := &Decoder{plan: plan, mem: cfg.mem, fixedOnly: fixedOnly(plan.Fields)}
+	d := &Decoder{plan: plan, mem: cfg.Mem, fixedOnly: fixedOnly(plan.Fields)}
 	d.pool.New = func() any { return new(scratch) }
 	return d, nil
 }

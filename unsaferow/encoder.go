@@ -12,6 +12,7 @@ import (
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
 // Encoder turns Arrow record batches into UnsafeRow bytes, one row per
@@ -66,14 +67,13 @@ const maxEncodedRowSize = math.MaxInt32
 // says; see WithTruncate for values a conversion would lose. Types without
 // an UnsafeRow counterpart fail with rowbridge.ErrUnsupportedType.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	if cfg.flavor != Spark && cfg.flavor != Velox {
-		return nil, fmt.Errorf("unsaferow: unknown flavor %v", cfg.flavor)
-	}
-	conv, err := arrowconv.New(schema, cfg.truncate)
+	return rowopt.Build(pkgName, rowopt.ForEncoder, schema, opts, newEncoder)
+}
+
+// newEncoder is NewEncoder with its options applied.
+func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
+	flavor := Flavor(cfg.Flavor)
+	conv, err := arrowconv.New(schema, cfg.Truncate)
 	if err != nil {
 		return nil, fmt.Errorf("unsaferow: %w", err)
 	}
@@ -81,13 +81,13 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unsaferow: %w", err)
 	}
-	e := &Encoder{schema: schema, spark: cfg.flavor == Spark, mem: cfg.mem}
+	e := &Encoder{schema: schema, spark: flavor == Spark, mem: cfg.Mem}
 	if !conv.Identity() {
 		e.conv = conv
 	}
 	e.fields = make([]*encField, len(plan.Fields))
 	for i, n := range plan.Fields {
-		e.fields[i] = newEncField(n, cfg.flavor)
+		e.fields[i] = newEncField(n, flavor)
 		if e.fields[i].variable {
 			e.vars = append(e.vars, i)
 		}

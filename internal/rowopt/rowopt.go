@@ -1,0 +1,123 @@
+// Package rowopt holds the options of the row codecs, shared by unsaferow
+// and compactrow: the configuration they set, how a constructor applies
+// them, and the checks every option makes. Each codec names its own
+// exported With... functions over these.
+//
+// An option is a func(*Config) error, as in zstd: an option given an
+// invalid value, or given to a constructor it does not apply to, makes the
+// constructor fail with an error wrapping arrow.ErrInvalid.
+package rowopt
+
+import (
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/framing"
+)
+
+// DefaultBatchRows is how many rows a Reader puts in one record batch.
+const DefaultBatchRows = 4096
+
+// Target is the constructor an option is given to.
+type Target uint8
+
+const (
+	ForDecoder Target = 1 << iota
+	ForEncoder
+	ForReader
+	ForWriter
+)
+
+// Config is what the options set.
+type Config struct {
+	pkg       string // prefixes errors ("unsaferow")
+	target    Target
+	Mem       memory.Allocator
+	MemSet    bool // WithAllocator was given
+	Flavor    uint8
+	Framing   framing.Framing
+	Codec     framing.Codec
+	BatchRows int
+	Workers   int
+	Truncate  bool // WithTruncate was given
+}
+
+// Apply returns the configuration opts set for a constructor of package pkg.
+func Apply[O ~func(*Config) error](pkg string, t Target, opts []O) (*Config, error) {
+	c := &Config{pkg: pkg, target: t, Mem: memory.DefaultAllocator, BatchRows: DefaultBatchRows, Workers: 1}
+	for _, o := range opts {
+		if o == nil {
+			return nil, fmt.Errorf("%s: a nil Option: %w", pkg, arrow.ErrInvalid)
+		}
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Invalid is the error of an option given an invalid value.
+func (c *Config) Invalid(format string, args ...any) error {
+	return fmt.Errorf("%s: %s: %w", c.pkg, fmt.Sprintf(format, args...), arrow.ErrInvalid)
+}
+
+// Allocator sets the allocator; nil is invalid.
+func Allocator(mem memory.Allocator) func(*Config) error {
+	return func(c *Config) error {
+		if mem == nil {
+			return c.Invalid("WithAllocator(nil): want an allocator")
+		}
+		c.Mem, c.MemSet = mem, true
+		return nil
+	}
+}
+
+// Framing sets the stream framing.
+func Framing(f framing.Framing) func(*Config) error {
+	return func(c *Config) error { c.Framing = f; return nil }
+}
+
+// Codec sets the stream compression.
+func Codec(codec framing.Codec) func(*Config) error {
+	return func(c *Config) error { c.Codec = codec; return nil }
+}
+
+// BatchRows sets the most rows of a batch; below 1 is invalid.
+func BatchRows(n int) func(*Config) error {
+	return func(c *Config) error {
+		if n < 1 {
+			return c.Invalid("WithBatchRows(%d): want at least 1 row", n)
+		}
+		c.BatchRows = n
+		return nil
+	}
+}
+
+// Workers sets the decoding goroutines of a Reader; below 1 is invalid.
+func Workers(n int) func(*Config) error {
+	return func(c *Config) error {
+		if n < 1 {
+			return c.Invalid("WithWorkers(%d): want at least 1 goroutine", n)
+		}
+		c.Workers = n
+		return nil
+	}
+}
+
+// Truncate lets an Encoder round lossy values down.
+func Truncate() func(*Config) error {
+	return func(c *Config) error { c.Truncate = true; return nil }
+}
+
+// Build is a codec's constructor: it applies opts for target t and builds
+// the value for schema with them.
+func Build[O ~func(*Config) error, T any](pkg string, t Target, schema *arrow.Schema, opts []O,
+	build func(*arrow.Schema, *Config) (T, error)) (T, error) {
+	cfg, err := Apply(pkg, t, opts)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return build(schema, cfg)
+}
