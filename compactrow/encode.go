@@ -37,9 +37,8 @@ type Encoder struct {
 // float16, date64, other decimal widths, other list layouts) are converted
 // column by column before encoding, as RowSchema says; see WithTruncate for
 // values a conversion would lose. It fails with rowbridge.ErrUnsupportedType
-// for a type CompactRow has no counterpart for. Options other than the
-// allocator (used for converted columns) and WithTruncate do not apply to
-// encoding.
+// for a type CompactRow has no counterpart for. The options that apply are
+// WithAllocator (for converted columns) and WithTruncate.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	return rowopt.Build(pkgName, rowopt.ForEncoder, schema, opts, newEncoder)
 }

@@ -17,7 +17,9 @@ const pkgName = "compactrow"
 const DefaultBatchRows = rowopt.DefaultBatchRows
 
 // Option configures a Decoder, Encoder, Reader or Writer. An option given
-// an invalid value makes the constructor fail with an error wrapping
+// an invalid value (WithBatchRows(0)), or given to a constructor it does
+// not apply to (WithBatchRows to NewEncoder; each option's comment says
+// where it applies), makes the constructor fail with an error wrapping
 // arrow.ErrInvalid.
 type Option func(*config) error
 
@@ -28,10 +30,10 @@ type config = rowopt.Config
 // A nil allocator is an error from the constructor.
 func WithAllocator(mem memory.Allocator) Option { return Option(rowopt.Allocator(mem)) }
 
-// WithFraming sets the stream framing for Reader and Writer (default framing.Spark).
+// WithFraming sets the stream framing of a Reader or Writer (default framing.Spark).
 func WithFraming(f framing.Framing) Option { return Option(rowopt.Framing(f)) }
 
-// WithCodec sets the compression for Reader and Writer (default
+// WithCodec sets the compression of a Reader or Writer (default
 // framing.None): of Velox row groups, or in the Spark framing Spark's codec
 // stream around the records (framing.LZ4, Snappy, Zstd, LZF; framing.Auto
 // sniffs it when reading).
@@ -50,7 +52,7 @@ func WithBatchRows(n int) Option { return Option(rowopt.BatchRows(n)) }
 // is an error from the constructor.
 func WithWorkers(n int) Option { return Option(rowopt.Workers(n)) }
 
-// WithTruncate lets the Encoder round down, towards negative infinity,
+// WithTruncate lets an Encoder or Writer round down, towards negative infinity,
 // values that converting to the row format's types would otherwise refuse
 // as lossy: timestamps with a part below a microsecond and date64 values
 // that are not a midnight. Without it such a value fails the batch with an

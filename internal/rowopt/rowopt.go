@@ -27,7 +27,26 @@ const (
 	ForEncoder
 	ForReader
 	ForWriter
+
+	forStreams  = ForReader | ForWriter
+	forEncoding = ForEncoder | ForWriter
 )
+
+var targetNames = [...]string{"NewDecoder", "NewEncoder", "NewReader", "NewWriter"}
+
+// String names the constructors of t, as "NewReader or NewWriter".
+func (t Target) String() string {
+	s := ""
+	for i, name := range targetNames {
+		if t&(1<<i) != 0 {
+			if s != "" {
+				s += " or "
+			}
+			s += name
+		}
+	}
+	return s
+}
 
 // Config is what the options set.
 type Config struct {
@@ -62,6 +81,15 @@ func (c *Config) Invalid(format string, args ...any) error {
 	return fmt.Errorf("%s: %s: %w", c.pkg, fmt.Sprintf(format, args...), arrow.ErrInvalid)
 }
 
+// Only is the error of option name given to a constructor outside to,
+// nil for one of them.
+func (c *Config) Only(name string, to Target) error {
+	if c.target&to != 0 {
+		return nil
+	}
+	return c.Invalid("%s does not apply to %s (only to %s)", name, c.target, to)
+}
+
 // Allocator sets the allocator; nil is invalid.
 func Allocator(mem memory.Allocator) func(*Config) error {
 	return func(c *Config) error {
@@ -75,17 +103,32 @@ func Allocator(mem memory.Allocator) func(*Config) error {
 
 // Framing sets the stream framing.
 func Framing(f framing.Framing) func(*Config) error {
-	return func(c *Config) error { c.Framing = f; return nil }
+	return func(c *Config) error {
+		if err := c.Only("WithFraming", forStreams); err != nil {
+			return err
+		}
+		c.Framing = f
+		return nil
+	}
 }
 
 // Codec sets the stream compression.
 func Codec(codec framing.Codec) func(*Config) error {
-	return func(c *Config) error { c.Codec = codec; return nil }
+	return func(c *Config) error {
+		if err := c.Only("WithCodec", forStreams); err != nil {
+			return err
+		}
+		c.Codec = codec
+		return nil
+	}
 }
 
 // BatchRows sets the most rows of a batch; below 1 is invalid.
 func BatchRows(n int) func(*Config) error {
 	return func(c *Config) error {
+		if err := c.Only("WithBatchRows", ForReader); err != nil {
+			return err
+		}
 		if n < 1 {
 			return c.Invalid("WithBatchRows(%d): want at least 1 row", n)
 		}
@@ -97,6 +140,9 @@ func BatchRows(n int) func(*Config) error {
 // Workers sets the decoding goroutines of a Reader; below 1 is invalid.
 func Workers(n int) func(*Config) error {
 	return func(c *Config) error {
+		if err := c.Only("WithWorkers", ForReader); err != nil {
+			return err
+		}
 		if n < 1 {
 			return c.Invalid("WithWorkers(%d): want at least 1 goroutine", n)
 		}
@@ -105,9 +151,30 @@ func Workers(n int) func(*Config) error {
 	}
 }
 
+// Flavor sets the flavour of an Encoder or Writer; valid says which
+// values are.
+func Flavor(f uint8, valid bool, name string) func(*Config) error {
+	return func(c *Config) error {
+		if err := c.Only("WithFlavor", forEncoding); err != nil {
+			return err
+		}
+		if !valid {
+			return c.Invalid("WithFlavor(%s): want Spark or Velox", name)
+		}
+		c.Flavor = f
+		return nil
+	}
+}
+
 // Truncate lets an Encoder round lossy values down.
 func Truncate() func(*Config) error {
-	return func(c *Config) error { c.Truncate = true; return nil }
+	return func(c *Config) error {
+		if err := c.Only("WithTruncate", forEncoding); err != nil {
+			return err
+		}
+		c.Truncate = true
+		return nil
+	}
 }
 
 // Build is a codec's constructor: it applies opts for target t and builds
