@@ -194,15 +194,6 @@ func load[T word](b []byte, p int) T {
 	return *(*T)(unsafe.Pointer(unsafe.SliceData(b)))
 }
 
-// view reinterprets an Arrow buffer (64-byte aligned) as values of T.
-func view[T any](b []byte) []T {
-	var z T
-	if len(b) < int(unsafe.Sizeof(z)) {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
-}
-
 // fillFixed builds a boolean or fixed-width atPos or inPrefix column; null
 // slots are zero.
 func (f *filler) fillFixed(c *column) arrow.ArrayData {
@@ -221,18 +212,18 @@ func (f *filler) fillFixed(c *column) arrow.ArrayData {
 		case 1:
 			gather(f.rows, &ix, b[:n], nulls, valid)
 		case 2:
-			gather(f.rows, &ix, view[uint16](b)[:n], nulls, valid)
+			gather(f.rows, &ix, arrowvec.Cast[uint16](b)[:n], nulls, valid)
 		case 4:
-			gather(f.rows, &ix, view[uint32](b)[:n], nulls, valid)
+			gather(f.rows, &ix, arrowvec.Cast[uint32](b)[:n], nulls, valid)
 		case 8:
-			out := view[uint64](b)
+			out := arrowvec.Cast[uint64](b)
 			if k != arrowvec.KindDecimal {
 				gather(f.rows, &ix, out[:n], nulls, valid)
 			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], nulls, valid, &c.decimal) {
 				f.bad = true
 			}
 		default:
-			if !gatherLongDecimals(f.rows, &ix, view[uint64](b)[:2*n], nulls, valid, &c.decimal) {
+			if !gatherLongDecimals(f.rows, &ix, arrowvec.Cast[uint64](b)[:2*n], nulls, valid, &c.decimal) {
 				f.bad = true
 			}
 		}

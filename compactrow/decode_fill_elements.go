@@ -76,7 +76,7 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 			}
 		}
 	case ef.kind == arrowvec.KindDecimal && ef.width == 8:
-		dst := view[uint64](out[16*at : 16*(at+m)])
+		dst := arrowvec.Cast[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
 			v := int64(load[uint64](src, 8*j))
 			dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
@@ -91,7 +91,7 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 		// After the null slots are zeroed: a null element's bytes are not
 		// a value, and must not fail the check (the precise pass skips
 		// them too).
-		dst := view[uint64](out[16*at : 16*(at+m)])
+		dst := arrowvec.Cast[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
 			if !ef.c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
 				ef.ok = false
@@ -173,7 +173,7 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 			offs[i] = int32(at)
 		}
 	} else {
-		o64 := view[uint64](out)
+		o64 := arrowvec.Cast[uint64](out)
 		words := plain && width == 8 && len(o64) > 0
 		i := 0
 		for r, row := range f.rows {

@@ -102,7 +102,7 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	n := int(rec.NumRows())
 	srcs := make([]*source, len(e.plan.Fields))
 	for f, node := range e.plan.Fields {
-		srcs[f] = newSource(node, rec.Column(f).Data(), 0)
+		srcs[f] = newSource(node, rec.Column(f).Data())
 	}
 
 	orig := dst
@@ -166,7 +166,7 @@ func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
 			continue
 		}
 		for r := range sizes {
-			if s.isValid(r) {
+			if s.IsValid(r) {
 				sizes[r] += s.size(r)
 			}
 		}
@@ -188,25 +188,25 @@ func copyColumn(s *source, data []byte, cur []int) bool {
 	case s.node.Kind == arrowvec.KindBool || s.node.Kind == arrowvec.KindDecimal || w <= 0:
 		return false
 	case w == 1:
-		vals := s.values[s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			data[p] = vals[r]
 			cur[r] = p + 1
 		}
 	case w == 2:
-		vals := s.values[2*s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			le.PutUint16(data[p:], le.Uint16(vals[2*r:]))
 			cur[r] = p + 2
 		}
 	case w == 4:
-		vals := s.values[4*s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			le.PutUint32(data[p:], le.Uint32(vals[4*r:]))
 			cur[r] = p + 4
 		}
 	default:
-		vals := s.values[8*s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			le.PutUint64(data[p:], le.Uint64(vals[8*r:]))
 			cur[r] = p + 8

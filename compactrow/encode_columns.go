@@ -41,7 +41,7 @@ func (w *columnWriter) column(s *source, f int, flagAt []int, all bool) error {
 		for r, p := range cur {
 			switch {
 			case flagAt[r] < 0:
-			case !s.isValid(r):
+			case !s.IsValid(r):
 				if s.notNull {
 					return atRow(s.nullError(), r)
 				}
@@ -53,14 +53,14 @@ func (w *columnWriter) column(s *source, f int, flagAt []int, all bool) error {
 			}
 		}
 		return nil
-	case all && s.valid == nil && copyColumn(s, data, cur):
+	case all && s.Valid == nil && copyColumn(s, data, cur):
 		return nil
 	}
 	for r, p := range cur {
 		if flagAt[r] < 0 {
 			continue
 		}
-		if !s.isValid(r) {
+		if !s.IsValid(r) {
 			if s.notNull {
 				return atRow(s.nullError(), r)
 			}
@@ -90,7 +90,7 @@ func (w *columnWriter) structColumn(s *source, f int, flagAt []int, all bool) er
 		switch {
 		case flagAt[r] < 0:
 			starts[r] = -1
-		case !s.isValid(r):
+		case !s.IsValid(r):
 			if s.notNull {
 				return atRow(s.nullError(), r)
 			}

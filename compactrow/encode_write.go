@@ -16,7 +16,7 @@ import (
 func (s *source) size(i int) int {
 	switch s.node.Kind {
 	case arrowvec.KindString, arrowvec.KindBinary:
-		return 4 + int(s.offsets[s.off+i+1]-s.offsets[s.off+i])
+		return 4 + int(s.Offsets[i+1]-s.Offsets[i])
 	case arrowvec.KindList:
 		start, n := s.span(i)
 		return s.children[0].arraySize(start, n)
@@ -28,7 +28,7 @@ func (s *source) size(i int) int {
 	for _, c := range s.children {
 		if c.width >= 0 {
 			size += c.width
-		} else if c.isValid(i) {
+		} else if c.IsValid(i) {
 			size += c.size(i)
 		}
 	}
@@ -42,11 +42,11 @@ func (s *source) arraySize(start, n int) int {
 	case s.width >= 0:
 		return size + n*s.width
 	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
-		if s.valid == nil {
-			return size + 4*n + int(s.offsets[s.off+start+n]-s.offsets[s.off+start])
+		if s.Valid == nil {
+			return size + 4*n + int(s.Offsets[start+n]-s.Offsets[start])
 		}
 		for j := start; j < start+n; j++ {
-			if s.isValid(j) {
+			if s.IsValid(j) {
 				size += s.size(j)
 			}
 		}
@@ -56,7 +56,7 @@ func (s *source) arraySize(start, n int) int {
 	}
 	size += 4 + 4*n // serializedSize and offset table
 	for j := start; j < start+n; j++ {
-		if s.isValid(j) {
+		if s.IsValid(j) {
 			size += s.size(j)
 		}
 	}
@@ -67,9 +67,9 @@ func (s *source) arraySize(start, n int) int {
 func (s *source) write(i int, buf []byte, p int) (int, error) {
 	switch s.node.Kind {
 	case arrowvec.KindString, arrowvec.KindBinary:
-		a, b := s.offsets[s.off+i], s.offsets[s.off+i+1]
+		a, b := s.Offsets[i], s.Offsets[i+1]
 		le.PutUint32(buf[p:], uint32(b-a))
-		return p + 4 + copy(buf[p+4:], s.data[a:b]), nil
+		return p + 4 + copy(buf[p+4:], s.Data[a:b]), nil
 	case arrowvec.KindList:
 		start, n := s.span(i)
 		return s.children[0].writeArray(start, n, buf, p)
@@ -90,7 +90,7 @@ func (s *source) writeStruct(i int, buf []byte, p int) (int, error) {
 	var err error
 	for k, c := range s.children {
 		switch {
-		case !c.isValid(i):
+		case !c.IsValid(i):
 			if c.notNull {
 				return 0, c.nullError()
 			}
@@ -125,15 +125,15 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		w := s.width
 		if s.node.Kind == arrowvec.KindDecimal {
 			for j := range n {
-				if s.isValid(start+j) && !s.decimal.longOK(int64(le.Uint64(s.values[16*(s.off+start+j)+8:])), le.Uint64(s.values[16*(s.off+start+j):])) {
-					return 0, s.precisionError(s.off + start + j)
+				if s.IsValid(start+j) && !s.decimal.longOK(int64(le.Uint64(s.Values[16*(start+j)+8:])), le.Uint64(s.Values[16*(start+j):])) {
+					return 0, s.precisionError(start + j)
 				}
 			}
 		}
-		copy(buf[p:p+n*w], s.values[(s.off+start)*w:])
-		if s.valid != nil {
+		copy(buf[p:p+n*w], s.Values[start*w:])
+		if s.Valid != nil {
 			for j := range n {
-				if !s.isValid(start + j) {
+				if !s.IsValid(start + j) {
 					if s.notNull {
 						return 0, s.nullError()
 					}
@@ -145,7 +145,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		return p + n*w, nil
 	case s.width >= 0:
 		for j := range n {
-			if !s.isValid(start + j) {
+			if !s.IsValid(start + j) {
 				if s.notNull {
 					return 0, s.nullError()
 				}
@@ -157,7 +157,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		return p + n*s.width, nil
 	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
 		for j := range n {
-			if !s.isValid(start + j) {
+			if !s.IsValid(start + j) {
 				if s.notNull {
 					return 0, s.nullError()
 				}
@@ -173,7 +173,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	table := p + 4
 	cur := table + 4*n
 	for j := range n {
-		if !s.isValid(start + j) {
+		if !s.IsValid(start + j) {
 			if s.notNull {
 				return 0, s.nullError()
 			}
@@ -191,27 +191,26 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 
 // putFixed writes non-null fixed-width value i at the start of dst.
 func (s *source) putFixed(i int, dst []byte) error {
-	j := s.off + i
 	switch s.node.Kind {
 	case arrowvec.KindBool:
-		if s.values[j>>3]&(1<<(j&7)) != 0 {
+		if s.Bool(i) {
 			dst[0] = 1
 		}
 	case arrowvec.KindInt8:
-		dst[0] = s.values[j]
+		dst[0] = s.Values[i]
 	case arrowvec.KindInt16:
-		copy(dst[:2], s.values[2*j:])
+		copy(dst[:2], s.Values[2*i:])
 	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
-		copy(dst[:4], s.values[4*j:])
+		copy(dst[:4], s.Values[4*i:])
 	case arrowvec.KindInt64, arrowvec.KindFloat64, arrowvec.KindTimestamp:
-		copy(dst[:8], s.values[8*j:])
+		copy(dst[:8], s.Values[8*i:])
 	case arrowvec.KindDecimal:
-		lo, hi := le.Uint64(s.values[16*j:]), le.Uint64(s.values[16*j+8:])
+		lo, hi := le.Uint64(s.Values[16*i:]), le.Uint64(s.Values[16*i+8:])
 		if s.width == 16 {
 			if !s.decimal.longOK(int64(hi), lo) {
-				return s.precisionError(j)
+				return s.precisionError(i)
 			}
-			copy(dst[:16], s.values[16*j:])
+			copy(dst[:16], s.Values[16*i:])
 			return nil
 		}
 		if hi != uint64(int64(lo)>>63) {
@@ -219,17 +218,17 @@ func (s *source) putFixed(i int, dst []byte) error {
 				Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value does not fit in 64 bits", rowbridge.ErrValue, s.node.Precision, s.node.Scale)}
 		}
 		if !s.decimal.shortOK(int64(lo)) {
-			return s.precisionError(j)
+			return s.precisionError(i)
 		}
 		le.PutUint64(dst, lo)
 	}
 	return nil
 }
 
-// precisionError reports a decimal at buffer index j with more digits
+// precisionError reports decimal j with more digits
 // than its precision allows.
 func (s *source) precisionError(j int) error {
-	v := int128String(int64(le.Uint64(s.values[16*j+8:])), le.Uint64(s.values[16*j:]))
+	v := int128String(int64(le.Uint64(s.Values[16*j+8:])), le.Uint64(s.Values[16*j:]))
 	return &rowbridge.EncodeError{Field: s.node.Path,
 		Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value %s exceeds the precision", rowbridge.ErrValue, s.node.Precision, s.node.Scale, v)}
 }

@@ -66,7 +66,7 @@ func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.
 	var v arrowvec.Validity
 	v.Reset(st.mem, len(spans))
 	buf := arrowvec.NewBuffer(st.mem, size)
-	out := view[uint64](buf.Bytes())
+	out := arrowvec.Cast[uint64](buf.Bytes())
 	limit := decimal128.GetMaxValue(n.Precision)
 	for k, s := range spans {
 		if s.isNull() {

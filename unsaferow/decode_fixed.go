@@ -2,22 +2,11 @@ package unsaferow
 
 import (
 	"encoding/binary"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
-
-// view reinterprets an Arrow buffer (64-byte aligned) as values of T.
-func view[T any](b []byte) []T {
-	var z T
-	w := int(unsafe.Sizeof(z))
-	if len(b) < w {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/w)
-}
 
 // decodeSlots decodes a field stored in its slot (spec §1.2) for every
 // struct in spans: one loop per column, straight into the value buffer. Only
@@ -42,17 +31,17 @@ func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot)
 	b := buf.Bytes()
 	switch {
 	case f.Kind == arrowvec.KindDecimal:
-		if err := st.slotsShortDecimal(f, spans, fs, view[uint64](b), &v); err != nil {
+		if err := st.slotsShortDecimal(f, spans, fs, arrowvec.Cast[uint64](b), &v); err != nil {
 			buf.Release()
 			v.Release()
 			return nil, err
 		}
 	case width == 8:
-		slots64(st.rows, spans, fs, view[uint64](b), &v)
+		slots64(st.rows, spans, fs, arrowvec.Cast[uint64](b), &v)
 	case width == 4:
-		slots32(st.rows, spans, fs, view[uint32](b), &v)
+		slots32(st.rows, spans, fs, arrowvec.Cast[uint32](b), &v)
 	case width == 2:
-		slots16(st.rows, spans, fs, view[uint16](b), &v)
+		slots16(st.rows, spans, fs, arrowvec.Cast[uint16](b), &v)
 	default:
 		slots8(st.rows, spans, fs, b, &v)
 	}

@@ -408,7 +408,7 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 	buf := arrowvec.NewBuffer(st.mem, size)
 	out := buf.Bytes()
 	if w == 8 {
-		copyWordElements(st.rows, arrays, offs, view[uint64](out), &v)
+		copyWordElements(st.rows, arrays, offs, arrowvec.Cast[uint64](out), &v)
 		validity, nulls := v.Finish()
 		return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
 	}
@@ -522,7 +522,7 @@ func clearNullElements(bits []byte, c int32, dst []byte, w int32, first int, v *
 // decodeShortDecimalElements widens int64 elements to decimal128.
 func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []span, offs []int32, total int, v *arrowvec.Validity) (arrow.ArrayData, error) {
 	buf := arrowvec.NewBuffer(st.mem, 16*total) // checked by decodeInlineElements
-	out := view[uint64](buf.Bytes())
+	out := arrowvec.Cast[uint64](buf.Bytes())
 	for k, s := range arrays {
 		if s.isNull() {
 			continue

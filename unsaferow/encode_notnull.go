@@ -18,7 +18,7 @@ import (
 // into v. A view has nulls (valid != nil) only if its array's null count,
 // counted over its own slice, is above zero.
 func (v *encView) markNotNullCheck() {
-	v.check = v.f.notNull && v.valid != nil
+	v.check = v.f.notNull && v.Valid != nil
 	for i := range v.kids {
 		v.check = v.check || v.kids[i].check
 	}
@@ -44,7 +44,7 @@ func (e *Encoder) checkNotNull(w *encWalker, cols []encView, n int) {
 // checkEntry checks entry j of v and, when it is valid, its descendants;
 // false means w has failed. key says v holds map keys.
 func (w *encWalker) checkEntry(v *encView, j int, key bool) bool {
-	if !v.isValid(j) {
+	if !v.IsValid(j) {
 		if !v.f.notNull {
 			return true
 		}

@@ -35,15 +35,15 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 				sizes[i] += 16
 			}
 		case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
-			offs := v.offs
+			offs := v.Offsets
 			for i := range sizes {
-				if v.isValid(i) {
+				if v.IsValid(i) {
 					sizes[i] += padTo8(int(offs[i+1] - offs[i]))
 				}
 			}
 		default:
 			for i := range sizes {
-				if v.isValid(i) {
+				if v.IsValid(i) {
 					w.row = i
 					sizes[i] += padTo8(w.valueSize(v, i))
 				}
@@ -58,7 +58,7 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 func (w *encWalker) valueSize(v *encView, j int) int {
 	switch v.f.kind {
 	case arrowvec.KindString, arrowvec.KindBinary:
-		return int(v.offs[j+1] - v.offs[j])
+		return int(v.Offsets[j+1] - v.Offsets[j])
 	case arrowvec.KindDecimal:
 		lo, hi := v.decimalAt(j)
 		return bigIntegerLen(lo, hi)
@@ -73,7 +73,7 @@ func (w *encWalker) valueSize(v *encView, j int) int {
 		return w.arraySize(&v.kids[0], start, n)
 	case arrowvec.KindMap:
 		start, n := v.span(j)
-		if v.kids[0].hasNulls(start, n) {
+		if v.kids[0].HasNulls(start, n) {
 			w.fail(v.kids[0].f, fmt.Errorf("%w: null map key", rowbridge.ErrValue))
 		}
 		return 8 + w.arraySize(&v.kids[0], start, n) + w.arraySize(&v.kids[1], start, n)
@@ -87,7 +87,7 @@ func (w *encWalker) fieldReserve(v *encView, j int) int {
 	if w.spark && v.f.longDec {
 		return 16 // Spark reserves a full 16 bytes, even for a null
 	}
-	if !v.isValid(j) {
+	if !v.IsValid(j) {
 		return 0
 	}
 	return padTo8(w.valueSize(v, j))
@@ -107,14 +107,14 @@ func (w *encWalker) arraySize(v *encView, start, n int) int {
 	s := head + 8*n
 	if v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary {
 		for j := start; j < start+n; j++ {
-			if v.isValid(j) {
-				s += padTo8(int(v.offs[j+1] - v.offs[j]))
+			if v.IsValid(j) {
+				s += padTo8(int(v.Offsets[j+1] - v.Offsets[j]))
 			}
 		}
 		return s
 	}
 	for j := start; j < start+n; j++ {
-		if v.isValid(j) {
+		if v.IsValid(j) {
 			s += padTo8(w.valueSize(v, j))
 		}
 	}
@@ -123,11 +123,11 @@ func (w *encWalker) arraySize(v *encView, start, n int) int {
 
 // span is the element range of list or map entry j.
 func (v *encView) span(j int) (start, n int) {
-	return int(v.offs[j]), int(v.offs[j+1] - v.offs[j])
+	return int(v.Offsets[j]), int(v.Offsets[j+1] - v.Offsets[j])
 }
 
 // decimalAt reads decimal j as two's complement halves.
 func (v *encView) decimalAt(j int) (lo uint64, hi int64) {
-	b := v.raw[16*j : 16*j+16]
+	b := v.Values[16*j : 16*j+16]
 	return binary.LittleEndian.Uint64(b), int64(binary.LittleEndian.Uint64(b[8:]))
 }

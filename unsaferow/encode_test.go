@@ -554,11 +554,11 @@ func TestEncodeErrors(t *testing.T) {
 	node, err := arrowvec.NewNode(mt, "m")
 	require.NoError(t, err)
 	mv := newEncView(newEncField(node, Spark))
-	mv.bind(mrec.Column(0))
+	mv.bind(mrec.Column(0).Data())
 	w := encWalker{spark: true, row: 1}
 	require.Equal(t, 8+24+24, w.valueSize(&mv, 1))
 	require.NoError(t, w.err)
-	mv.kids[0].bind(keys.Column(0))
+	mv.kids[0].bind(keys.Column(0).Data())
 	w.valueSize(&mv, 1)
 	require.ErrorAs(t, w.err, &ee)
 	require.ErrorIs(t, w.err, rowbridge.ErrValue)

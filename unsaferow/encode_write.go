@@ -40,25 +40,25 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 		for i := range n {
 			out[starts[i]+(k>>3)] |= 1 << (k & 7)
 		}
-	case !v.f.variable && v.valid == nil && v.f.bulk:
+	case !v.f.variable && v.Valid == nil && v.f.bulk:
 		writeFixedColumn(v, out, starts[:n], slot)
-	case v.f.kind == arrowvec.KindBool && v.valid == nil:
+	case v.f.kind == arrowvec.KindBool && v.Valid == nil:
 		for i, p := range starts[:n] {
-			if v.boolAt(i) {
+			if v.Bool(i) {
 				out[p+slot] = 1
 			}
 		}
-	case v.f.kind == arrowvec.KindFloat32 && v.valid == nil: // Spark: NaNs rewritten
+	case v.f.kind == arrowvec.KindFloat32 && v.Valid == nil: // Spark: NaNs rewritten
 		for i, p := range starts[:n] {
-			b := binary.LittleEndian.Uint32(v.raw[4*i:])
+			b := binary.LittleEndian.Uint32(v.Values[4*i:])
 			if b&0x7fffffff > 0x7f800000 {
 				b = canonicalNaN32
 			}
 			binary.LittleEndian.PutUint32(out[p+slot:], b)
 		}
-	case v.f.kind == arrowvec.KindFloat64 && v.valid == nil:
+	case v.f.kind == arrowvec.KindFloat64 && v.Valid == nil:
 		for i, p := range starts[:n] {
-			b := binary.LittleEndian.Uint64(v.raw[8*i:])
+			b := binary.LittleEndian.Uint64(v.Values[8*i:])
 			if b&0x7fffffffffffffff > 0x7ff0000000000000 {
 				b = canonicalNaN64
 			}
@@ -67,7 +67,7 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 	case !v.f.variable:
 		for i := range n {
 			p := starts[i]
-			if !v.isValid(i) {
+			if !v.IsValid(i) {
 				out[p+(k>>3)] |= 1 << (k & 7)
 				continue
 			}
@@ -77,11 +77,11 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 	case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
 		for i := range n {
 			p := starts[i]
-			if !v.isValid(i) {
+			if !v.IsValid(i) {
 				out[p+(k>>3)] |= 1 << (k & 7)
 				continue
 			}
-			b := v.data[v.offs[i]:v.offs[i+1]]
+			b := v.Data[v.Offsets[i]:v.Offsets[i+1]]
 			c := cursor[i]
 			copy(out[p+c:], b)
 			putOffsetSize(out[p+slot:], c, len(b))
@@ -97,7 +97,7 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 
 // writeFixedColumn copies a null-free fixed-width column into its slots.
 func writeFixedColumn(v *encView, out []byte, starts []int, slot int) {
-	raw := v.raw
+	raw := v.Values
 	switch v.f.width {
 	case 1:
 		for i, p := range starts {
@@ -123,7 +123,7 @@ func writeFixedColumn(v *encView, out []byte, starts []int, slot int) {
 // returns the new cursor.
 func (w *encWalker) writeField(v *encView, j int, owner []byte, k, head, cursor int) int {
 	slot := head + 8*k
-	if !v.isValid(j) {
+	if !v.IsValid(j) {
 		owner[k>>3] |= 1 << (k & 7)
 		if w.spark && v.f.longDec {
 			putOffsetSize(owner[slot:], cursor, 0) // Spark keeps the reserved area's offset
@@ -147,25 +147,25 @@ func (w *encWalker) writeField(v *encView, j int, owner []byte, k, head, cursor 
 func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 	switch v.f.kind {
 	case arrowvec.KindBool:
-		if v.boolAt(j) {
+		if v.Bool(j) {
 			dst[0] = 1
 		}
 	case arrowvec.KindInt8:
-		dst[0] = v.raw[j]
+		dst[0] = v.Values[j]
 	case arrowvec.KindInt16:
-		binary.LittleEndian.PutUint16(dst, binary.LittleEndian.Uint16(v.raw[2*j:]))
+		binary.LittleEndian.PutUint16(dst, binary.LittleEndian.Uint16(v.Values[2*j:]))
 	case arrowvec.KindInt32, arrowvec.KindDate32:
-		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(v.raw[4*j:]))
+		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(v.Values[4*j:]))
 	case arrowvec.KindInt64, arrowvec.KindTimestamp:
-		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(v.raw[8*j:]))
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(v.Values[8*j:]))
 	case arrowvec.KindFloat32:
-		b := binary.LittleEndian.Uint32(v.raw[4*j:])
+		b := binary.LittleEndian.Uint32(v.Values[4*j:])
 		if w.spark && b&0x7fffffff > 0x7f800000 {
 			b = canonicalNaN32
 		}
 		binary.LittleEndian.PutUint32(dst, b)
 	case arrowvec.KindFloat64:
-		b := binary.LittleEndian.Uint64(v.raw[8*j:])
+		b := binary.LittleEndian.Uint64(v.Values[8*j:])
 		if w.spark && b&0x7fffffffffffffff > 0x7ff0000000000000 {
 			b = canonicalNaN64
 		}
@@ -184,7 +184,7 @@ func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 func (w *encWalker) writeValue(v *encView, j int, dst []byte) int {
 	switch v.f.kind {
 	case arrowvec.KindString, arrowvec.KindBinary:
-		return copy(dst, v.data[v.offs[j]:v.offs[j+1]])
+		return copy(dst, v.Data[v.Offsets[j]:v.Offsets[j+1]])
 	case arrowvec.KindDecimal:
 		lo, hi := v.decimalAt(j)
 		if !w.decimalFits(v, lo, hi) {
@@ -220,7 +220,7 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 		cursor := head + 8*n
 		for k := range n {
 			j := start + k
-			if !v.isValid(j) {
+			if !v.IsValid(j) {
 				nulls[k>>3] |= 1 << (k & 7)
 				continue
 			}
@@ -238,10 +238,10 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 			nulls[k>>3] |= 1 << (k & 7)
 		}
 	case v.f.bulk:
-		copy(elems, v.raw[start*es:(start+n)*es])
-		if v.valid != nil {
+		copy(elems, v.Values[start*es:(start+n)*es])
+		if v.Valid != nil {
 			for k := range n {
-				if !v.isValid(start + k) {
+				if !v.IsValid(start + k) {
 					nulls[k>>3] |= 1 << (k & 7)
 					clear(elems[k*es : k*es+es])
 				}
@@ -249,7 +249,7 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 		}
 	default:
 		for k := range n {
-			if !v.isValid(start + k) {
+			if !v.IsValid(start + k) {
 				nulls[k>>3] |= 1 << (k & 7)
 				continue
 			}

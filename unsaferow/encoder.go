@@ -156,7 +156,7 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	s := e.pool.Get().(*encScratch)
 	defer e.release(s)
 	for i := range s.cols {
-		s.cols[i].bind(rec.Column(i))
+		s.cols[i].bind(rec.Column(i).Data())
 	}
 	w := &s.w
 	*w = encWalker{spark: e.spark}
