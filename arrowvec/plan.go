@@ -27,6 +27,15 @@ func (n *Node) IsLongDecimal() bool {
 	return n.Kind == KindDecimal && n.Precision > MaxShortDecimalPrecision
 }
 
+// RowWidth is Kind.RowWidth, 16 for a long decimal: the bytes a value of
+// n takes in a fixed-width CompactRow field or array element.
+func (n *Node) RowWidth() int {
+	if n.IsLongDecimal() {
+		return 16
+	}
+	return n.Kind.RowWidth()
+}
+
 // Plan is a schema resolved into Nodes, one per top-level field.
 type Plan struct {
 	Schema *arrow.Schema

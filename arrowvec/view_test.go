@@ -85,3 +85,22 @@ func TestViewOfSlicedStruct(t *testing.T) {
 	empty := NewView(KindString, array.NewData(arrow.BinaryTypes.String, 0, []*memory.Buffer{nil, nil, nil}, nil, 0, 0), 0, 0)
 	require.Equal(t, []int32{0}, empty.Offsets, "an empty array without offsets views as one 0 offset")
 }
+
+// The one bytes-per-value table covers every Kind, and agrees with Arrow's
+// own bit widths where Arrow has a fixed-width value buffer.
+func TestWidthTable(t *testing.T) {
+	require.Equal(t, len(kindNames), len(widths))
+	types := map[Kind]arrow.DataType{KindInt8: arrow.PrimitiveTypes.Int8, KindInt16: arrow.PrimitiveTypes.Int16,
+		KindInt32: arrow.PrimitiveTypes.Int32, KindInt64: arrow.PrimitiveTypes.Int64, KindFloat32: arrow.PrimitiveTypes.Float32,
+		KindFloat64: arrow.PrimitiveTypes.Float64, KindDate32: arrow.FixedWidthTypes.Date32,
+		KindTimestamp: arrow.FixedWidthTypes.Timestamp_us, KindDecimal: &arrow.Decimal128Type{Precision: 38}}
+	for k, dt := range types {
+		require.Equal(t, dt.(arrow.FixedWidthDataType).BitWidth()/8, k.ValueWidth(), "%s", k)
+	}
+	short, err := NewNode(&arrow.Decimal128Type{Precision: 18, Scale: 2}, "d")
+	require.NoError(t, err)
+	long, err := NewNode(&arrow.Decimal128Type{Precision: 19, Scale: 2}, "d")
+	require.NoError(t, err)
+	require.Equal(t, []int{8, 16}, []int{short.RowWidth(), long.RowWidth()})
+	require.Equal(t, []int{0, 1, VarWidth, VarWidth}, []int{KindNull.RowWidth(), KindBool.RowWidth(), KindString.RowWidth(), KindStruct.RowWidth()})
+}

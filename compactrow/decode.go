@@ -85,31 +85,12 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 var testHookFilled func(*filler)
 
 // varWidth marks a column whose values have no fixed CompactRow width.
-const varWidth = -1
+const varWidth = arrowvec.VarWidth
 
 // fixedWidth is the number of bytes a value of n takes in a CompactRow
 // struct or array slot, null or not, or varWidth when the value is
 // variable-width (and takes no bytes when null). The encoder shares it.
-func fixedWidth(n *arrowvec.Node) int {
-	switch n.Kind {
-	case arrowvec.KindNull:
-		return 0
-	case arrowvec.KindBool, arrowvec.KindInt8:
-		return 1
-	case arrowvec.KindInt16:
-		return 2
-	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
-		return 4
-	case arrowvec.KindInt64, arrowvec.KindFloat64, arrowvec.KindTimestamp:
-		return 8
-	case arrowvec.KindDecimal:
-		if n.IsLongDecimal() {
-			return 16
-		}
-		return 8
-	}
-	return varWidth
-}
+func fixedWidth(n *arrowvec.Node) int { return n.RowWidth() }
 
 // nullBytes is the size of the null flags of n >= 0 fields or elements.
 // It is computed unsigned, so a count up to math.MaxInt32 does not

@@ -16,20 +16,15 @@ import (
 // the Arrow offsets and the exact element total, then every element column
 // is filled at once for the whole level.
 
-// elemWidth is an element's width in the element region. NullType elements
-// are never read, so whatever Spark (8) or Velox (0) reserved is accepted.
+// elemWidth is an element's width in the element region: its RowWidth,
+// or an 8-byte offset/size word for what lives out of line (long decimals
+// too). NullType elements are never read, so whatever Spark (8) or Velox
+// (0) reserved is accepted.
 func elemWidth(e *arrowvec.Node) int64 {
-	switch e.Kind {
-	case arrowvec.KindNull:
-		return 0
-	case arrowvec.KindBool, arrowvec.KindInt8:
-		return 1
-	case arrowvec.KindInt16:
-		return 2
-	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
-		return 4
+	if w := e.Kind.RowWidth(); w != arrowvec.VarWidth {
+		return int64(w)
 	}
-	return 8 // 8-byte values, short decimals, and offset/size words
+	return 8
 }
 
 // arrayHeader is the byte length of the count word and null bitset.
@@ -393,9 +388,6 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 		return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
 	}
 	width := e.Kind.ValueWidth()
-	if e.Kind == arrowvec.KindDecimal {
-		width = 16
-	}
 	size, ok := columnBytes(total, width)
 	if !ok {
 		v.Release()

@@ -28,21 +28,17 @@ type encField struct {
 func newEncField(n *arrowvec.Node, fl Flavor) *encField {
 	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, dt: n.Type,
 		notNull: notNull(n)}
-	switch {
-	case n.Kind == arrowvec.KindNull:
-		f.elem = 8
-		if fl == Velox {
-			f.elem = 0
-		}
-	case n.Kind == arrowvec.KindBool:
-		f.elem = 1
-	case n.Kind == arrowvec.KindDecimal && !f.longDec:
-		f.elem = 8
-	case n.Kind.IsPrimitive() && !f.longDec:
-		f.elem = f.width
-		// Spark rewrites NaNs, so floats are copied one by one there.
+	switch w := n.RowWidth(); {
+	case n.Kind == arrowvec.KindNull && fl == Spark:
+		f.elem = 8 // Spark reserves a word per NullType element
+	case w >= 0 && w <= 8:
+		f.elem = w
+		// Elements are a copy of the Arrow value bytes when those are the
+		// element bytes (not booleans, which Arrow packs into bits, nor
+		// short decimals, which it widens to 16 bytes); Spark rewrites
+		// NaNs, so floats are copied one by one there.
 		isFloat := n.Kind == arrowvec.KindFloat32 || n.Kind == arrowvec.KindFloat64
-		f.bulk = !isFloat || fl == Velox
+		f.bulk = w > 0 && w == f.width && (!isFloat || fl == Velox)
 	default: // string, binary, long decimal, nested: an offset/size word
 		f.elem = 8
 		f.variable = true
