@@ -17,8 +17,10 @@ type Node struct {
 	Nullable bool
 	Children []*Node
 
-	// Precision and Scale are set for KindDecimal.
+	// Precision and Scale are set for KindDecimal, and Limit, the range
+	// of its unscaled values.
 	Precision, Scale int32
+	Limit            DecimalLimit
 }
 
 // IsLongDecimal reports whether a decimal needs more than 64 bits
@@ -73,6 +75,7 @@ func newNode(dt arrow.DataType, name, path string, nullable bool) (*Node, error)
 	switch t := dt.(type) {
 	case *arrow.Decimal128Type:
 		n.Precision, n.Scale = t.Precision, t.Scale
+		n.Limit = NewDecimalLimit(t.Precision)
 	case *arrow.MapType:
 		kf, vf := t.KeyField(), t.ItemField()
 		key, err := newNode(kf.Type, kf.Name, path+"."+kf.Name, kf.Nullable)

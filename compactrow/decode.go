@@ -163,7 +163,7 @@ type column struct {
 	check     bool
 	bytesKind bool    // string or binary
 	elems     *column // a list's fixed-width elements, which the scan handles directly
-	decimal   decimalLimit
+	decimal   *arrowvec.DecimalLimit
 	children  []*column
 }
 
@@ -218,7 +218,7 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 			c.mode = inArrays
 		}
 		if n.Kind == arrowvec.KindDecimal {
-			c.decimal = newDecimalLimit(n)
+			c.decimal = &n.Limit
 		}
 		s.all = append(s.all, c)
 		switch n.Kind {

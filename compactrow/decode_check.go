@@ -22,14 +22,14 @@ func (s *scanner) checkValue(c *column, p int) error {
 			return s.fail(c.path, p, rowbridge.ErrUTF8, "%d-byte value", n)
 		}
 	case c.width == 8:
-		if v := int64(le.Uint64(s.row[p:])); !c.decimal.shortOK(v) {
-			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %d exceeds precision %d", v, c.decimal.precision)
+		if v := int64(le.Uint64(s.row[p:])); !c.decimal.ShortOK(v) {
+			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %d exceeds precision %d", v, c.decimal.Precision)
 		}
 	default:
 		lo, hi := le.Uint64(s.row[p:]), int64(le.Uint64(s.row[p+8:]))
-		if !c.decimal.longOK(hi, lo) {
+		if !c.decimal.LongOK(hi, lo) {
 			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %s exceeds precision %d",
-				int128String(hi, lo), c.decimal.precision)
+				arrowvec.Int128String(hi, lo), c.decimal.Precision)
 		}
 	}
 	return nil

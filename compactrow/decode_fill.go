@@ -219,11 +219,11 @@ func (f *filler) fillFixed(c *column) arrow.ArrayData {
 			out := arrowvec.Cast[uint64](b)
 			if k != arrowvec.KindDecimal {
 				gather(f.rows, &ix, out[:n], nulls, valid)
-			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], nulls, valid, &c.decimal) {
+			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], nulls, valid, c.decimal) {
 				f.bad = true
 			}
 		default:
-			if !gatherLongDecimals(f.rows, &ix, arrowvec.Cast[uint64](b)[:2*n], nulls, valid, &c.decimal) {
+			if !gatherLongDecimals(f.rows, &ix, arrowvec.Cast[uint64](b)[:2*n], nulls, valid, c.decimal) {
 				f.bad = true
 			}
 		}
@@ -304,12 +304,9 @@ func gatherBools(rows [][]byte, ix *index, bits []byte, nulls int, valid []byte)
 
 // gatherShortDecimals widens each int64 unscaled value to decimal128 (two
 // words per value in out). It reports whether every value fits.
-func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *decimalLimit) bool {
+func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *arrowvec.DecimalLimit) bool {
 	rel, fb, mask := ix.rel, ix.flagByte, ix.flagMask
-	m := lim.short
-	if !lim.on {
-		m = 1<<63 - 1
-	}
+	m := lim.ShortMax()
 	ok := true
 	i := 0
 	for r, row := range rows {
@@ -335,7 +332,7 @@ func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, vali
 
 // gatherLongDecimals copies each int128 (Arrow's own layout) and reports
 // whether every value fits.
-func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *decimalLimit) bool {
+func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *arrowvec.DecimalLimit) bool {
 	rel, fb, mask := ix.rel, ix.flagByte, ix.flagMask
 	ok := true
 	i := 0
@@ -347,7 +344,7 @@ func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid
 		for ; i < end; i++ {
 			if p := int(ix.pos[i]); p >= 0 && (nulls == 0 || row[p+fb]&mask == 0) {
 				lo, hi := load[uint64](row, p+rel), load[uint64](row, p+rel+8)
-				if !lim.longOK(int64(hi), lo) {
+				if !lim.LongOK(int64(hi), lo) {
 					ok = false
 				}
 				out[2*i], out[2*i+1] = lo, hi

@@ -93,7 +93,7 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 		// them too).
 		dst := arrowvec.Cast[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
-			if !ef.c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
+			if !ef.c.decimal.LongOK(int64(dst[2*j+1]), dst[2*j]) {
 				ef.ok = false
 			}
 		}

@@ -14,9 +14,9 @@ import (
 type source struct {
 	arrowvec.View
 	node    *arrowvec.Node
-	width   int          // fixedWidth(node)
-	notNull bool         // declared NOT NULL (map keys always are); UNKNOWN is exempt
-	decimal decimalLimit // KindDecimal
+	width   int                    // fixedWidth(node)
+	notNull bool                   // declared NOT NULL (map keys always are); UNKNOWN is exempt
+	decimal *arrowvec.DecimalLimit // KindDecimal: its node's
 	// children: list element; map key and value; struct fields.
 	children []*source
 }
@@ -47,7 +47,7 @@ func newSourceAt(node *arrowvec.Node, d arrow.ArrayData, off, n int) *source {
 			s.children[i] = newSourceAt(ch, d.Children()[i], s.Off, s.Len)
 		}
 	case arrowvec.KindDecimal:
-		s.decimal = newDecimalLimit(node)
+		s.decimal = &node.Limit
 	}
 	return s
 }

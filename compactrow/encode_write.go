@@ -125,7 +125,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		w := s.width
 		if s.node.Kind == arrowvec.KindDecimal {
 			for j := range n {
-				if s.IsValid(start+j) && !s.decimal.longOK(int64(le.Uint64(s.Values[16*(start+j)+8:])), le.Uint64(s.Values[16*(start+j):])) {
+				if s.IsValid(start+j) && !s.decimal.LongOK(int64(le.Uint64(s.Values[16*(start+j)+8:])), le.Uint64(s.Values[16*(start+j):])) {
 					return 0, s.precisionError(start + j)
 				}
 			}
@@ -207,7 +207,7 @@ func (s *source) putFixed(i int, dst []byte) error {
 	case arrowvec.KindDecimal:
 		lo, hi := le.Uint64(s.Values[16*i:]), le.Uint64(s.Values[16*i+8:])
 		if s.width == 16 {
-			if !s.decimal.longOK(int64(hi), lo) {
+			if !s.decimal.LongOK(int64(hi), lo) {
 				return s.precisionError(i)
 			}
 			copy(dst[:16], s.Values[16*i:])
@@ -217,7 +217,7 @@ func (s *source) putFixed(i int, dst []byte) error {
 			return &rowbridge.EncodeError{Field: s.node.Path,
 				Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value does not fit in 64 bits", rowbridge.ErrValue, s.node.Precision, s.node.Scale)}
 		}
-		if !s.decimal.shortOK(int64(lo)) {
+		if !s.decimal.ShortOK(int64(lo)) {
 			return s.precisionError(i)
 		}
 		le.PutUint64(dst, lo)
@@ -228,7 +228,7 @@ func (s *source) putFixed(i int, dst []byte) error {
 // precisionError reports decimal j with more digits
 // than its precision allows.
 func (s *source) precisionError(j int) error {
-	v := int128String(int64(le.Uint64(s.Values[16*j+8:])), le.Uint64(s.Values[16*j:]))
+	v := arrowvec.Int128String(int64(le.Uint64(s.Values[16*j+8:])), le.Uint64(s.Values[16*j:]))
 	return &rowbridge.EncodeError{Field: s.node.Path,
 		Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value %s exceeds the precision", rowbridge.ErrValue, s.node.Precision, s.node.Scale, v)}
 }

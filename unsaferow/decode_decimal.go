@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
@@ -13,25 +12,6 @@ import (
 // larger precisions are Java BigInteger bytes (big-endian two's complement,
 // 1..16 bytes) behind an offset/size word. Arrow wants little-endian
 // decimal128 (low word first) whose magnitude fits the precision.
-
-// shortDecimalMax is 10^p - 1 for p = 0..18.
-var shortDecimalMax = func() (m [arrowvec.MaxShortDecimalPrecision + 1]int64) {
-	p := int64(1)
-	for i := range m {
-		m[i] = p - 1
-		p *= 10
-	}
-	return m
-}()
-
-// fitsShort reports whether the unscaled value v fits precision p <= 18.
-func fitsShort(v int64, p int32) bool {
-	if p < 0 || int(p) >= len(shortDecimalMax) {
-		return true
-	}
-	m := shortDecimalMax[p]
-	return v <= m && v >= -m
-}
 
 // slotsShortDecimal widens the int64 in each slot to decimal128 (two words
 // per value in out).
@@ -43,7 +23,7 @@ func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fiel
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
 				p := s.start + fs.slot
 				x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
-				if !fitsShort(x, f.Precision) {
+				if !f.Limit.ShortOK(x) {
 					return fail(s.row, f.Path, int64(p), rowbridge.ErrDecimal,
 						"unscaled value %d exceeds precision %d", x, f.Precision)
 				}
@@ -67,7 +47,6 @@ func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.
 	v.Reset(st.mem, len(spans))
 	buf := arrowvec.NewBuffer(st.mem, size)
 	out := arrowvec.Cast[uint64](buf.Bytes())
-	limit := decimal128.GetMaxValue(n.Precision)
 	for k, s := range spans {
 		if s.isNull() {
 			out[2*k], out[2*k+1] = 0, 0
@@ -82,8 +61,7 @@ func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.
 				"long decimal of %d bytes (want 1..16)", size)
 		}
 		lo, hi := bigIntegerBytes(st.rows[s.row][s.start:s.end])
-		x := decimal128.New(hi, lo)
-		if x.Greater(limit) || x.Less(limit.Negate()) {
+		if !n.Limit.LongOK(hi, lo) {
 			buf.Release()
 			v.Release()
 			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrDecimal,

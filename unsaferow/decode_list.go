@@ -532,7 +532,7 @@ func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []spa
 			}
 			p := at + 8*j
 			x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
-			if !fitsShort(x, e.Precision) {
+			if !e.Limit.ShortOK(x) {
 				buf.Release()
 				v.Release()
 				return nil, fail(s.row, e.Path, int64(p), rowbridge.ErrDecimal,

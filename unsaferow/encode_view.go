@@ -10,12 +10,13 @@ import (
 type encField struct {
 	kind     arrowvec.Kind
 	path     string
-	width    int   // bytes per value in the Arrow value buffer (fixed kinds)
-	elem     int   // bytes per element inside an UnsafeRow array
-	variable bool  // lives in the variable region (offset/size word in its slot)
-	longDec  bool  // decimal with precision > 18
-	prec     int32 // decimal precision
-	notNull  bool  // declared NOT NULL (map keys always are); the null type is exempt
+	width    int                    // bytes per value in the Arrow value buffer (fixed kinds)
+	elem     int                    // bytes per element inside an UnsafeRow array
+	variable bool                   // lives in the variable region (offset/size word in its slot)
+	longDec  bool                   // decimal with precision > 18
+	prec     int32                  // decimal precision
+	limit    *arrowvec.DecimalLimit // decimal: its node's
+	notNull  bool                   // declared NOT NULL (map keys always are); the null type is exempt
 	dt       arrow.DataType
 	bulk     bool // array elements are a plain copy of the Arrow value bytes
 	kids     []*encField
@@ -26,7 +27,7 @@ type encField struct {
 }
 
 func newEncField(n *arrowvec.Node, fl Flavor) *encField {
-	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, dt: n.Type,
+	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, limit: &n.Limit, dt: n.Type,
 		notNull: notNull(n)}
 	switch w := n.RowWidth(); {
 	case n.Kind == arrowvec.KindNull && fl == Spark:

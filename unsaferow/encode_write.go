@@ -3,10 +3,8 @@ package unsaferow
 import (
 	"encoding/binary"
 	"fmt"
-	"math/big"
 	"math/bits"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/arrowvec"
 )
@@ -295,20 +293,9 @@ func putBigInteger(dst []byte, lo uint64, hi int64) int {
 // precision, failing the encode when it does not fit: the decoders reject
 // such values, so writing them would break the round trip.
 func (w *encWalker) decimalFits(v *encView, lo uint64, hi int64) bool {
-	n := decimal128.New(hi, lo)
-	prec := v.f.prec
-	if a := n.Abs(); a.Sign() < 0 || !a.Less(decimal128.GetScaleMultiplier(int(prec))) {
-		w.fail(v.f, fmt.Errorf("%w: unscaled value %s exceeds decimal precision %d", rowbridge.ErrValue, unscaledString(lo, hi), prec))
+	if !v.f.limit.LongOK(hi, lo) {
+		w.fail(v.f, fmt.Errorf("%w: unscaled value %s exceeds decimal precision %d", rowbridge.ErrValue, arrowvec.Int128String(hi, lo), v.f.prec))
 		return false
 	}
 	return true
-}
-
-// unscaledString prints a 128-bit two's complement value in decimal. It
-// builds the big.Int from 64-bit halves itself: arrow-go's Num.BigInt takes
-// big.Word to be 64 bits and prints garbage on 32-bit platforms.
-func unscaledString(lo uint64, hi int64) string {
-	x := new(big.Int).SetInt64(hi)
-	x.Lsh(x, 64)
-	return x.Or(x, new(big.Int).SetUint64(lo)).String()
 }
