@@ -18,6 +18,20 @@ func Cast[T any](b []byte) []T {
 	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/w)
 }
 
+// Word is the Go type of a fixed-width value of 1, 2, 4 or 8 bytes.
+type Word interface {
+	~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// Load reads the little-endian T at b[p:] (the machine is little-endian,
+// as Arrow buffers and both row formats are; package rowbridge refuses
+// to build elsewhere).
+func Load[T Word](b []byte, p int) T {
+	var z T
+	b = b[p : p+int(unsafe.Sizeof(z))]
+	return *(*T)(unsafe.Pointer(unsafe.SliceData(b)))
+}
+
 // FixedValues views the n values of fixed-width array d as T, from d's
 // offset: entry i of the result is the array's entry i.
 func FixedValues[T any](d arrow.ArrayData) []T {

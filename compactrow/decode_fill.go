@@ -3,7 +3,6 @@ package compactrow
 import (
 	"encoding/binary"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -181,19 +180,6 @@ func (c *column) index() index {
 	return index{pos: c.pos, rowEnd: c.rowEnd, aligned: c.aligned}
 }
 
-// word is the Go type of a fixed-width value of 1, 2, 4 or 8 bytes.
-type word interface {
-	~uint8 | ~uint16 | ~uint32 | ~uint64
-}
-
-// load reads the little-endian T at b[p:] (the machine is little-endian,
-// as Arrow buffers are).
-func load[T word](b []byte, p int) T {
-	var z T
-	b = b[p : p+int(unsafe.Sizeof(z))]
-	return *(*T)(unsafe.Pointer(unsafe.SliceData(b)))
-}
-
 // fillFixed builds a boolean or fixed-width atPos or inPrefix column; null
 // slots are zero.
 func (f *filler) fillFixed(c *column) arrow.ArrayData {
@@ -236,13 +222,13 @@ func (f *filler) fillFixed(c *column) arrow.ArrayData {
 // is tested and null ones get a zero value and a clear validity bit. They
 // share their shape: aligned (entry i in row i) or walking rowEnd.
 
-func gather[T word](rows [][]byte, ix *index, out []T, nulls int, valid []byte) {
+func gather[T arrowvec.Word](rows [][]byte, ix *index, out []T, nulls int, valid []byte) {
 	rel := ix.rel
 	if nulls == 0 && ix.aligned {
 		pos := ix.pos[:len(out)]
 		rows := rows[:len(out)]
 		for i, p := range pos {
-			out[i] = load[T](rows[i], int(p)+rel)
+			out[i] = arrowvec.Load[T](rows[i], int(p)+rel)
 		}
 		return
 	}
@@ -255,7 +241,7 @@ func gather[T word](rows [][]byte, ix *index, out []T, nulls int, valid []byte) 
 		}
 		for ; i < end; i++ {
 			if p := int(ix.pos[i]); p >= 0 && row[p+fb]&mask == 0 {
-				out[i] = load[T](row, p+rel)
+				out[i] = arrowvec.Load[T](row, p+rel)
 				continue
 			}
 			out[i] = 0
@@ -316,7 +302,7 @@ func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, vali
 		}
 		for ; i < end; i++ {
 			if p := int(ix.pos[i]); p >= 0 && (nulls == 0 || row[p+fb]&mask == 0) {
-				v := int64(load[uint64](row, p+rel))
+				v := int64(arrowvec.Load[uint64](row, p+rel))
 				if v > m || v < -m {
 					ok = false
 				}
@@ -343,7 +329,7 @@ func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid
 		}
 		for ; i < end; i++ {
 			if p := int(ix.pos[i]); p >= 0 && (nulls == 0 || row[p+fb]&mask == 0) {
-				lo, hi := load[uint64](row, p+rel), load[uint64](row, p+rel+8)
+				lo, hi := arrowvec.Load[uint64](row, p+rel), arrowvec.Load[uint64](row, p+rel+8)
 				if !lim.LongOK(int64(hi), lo) {
 					ok = false
 				}

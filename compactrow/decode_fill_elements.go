@@ -78,7 +78,7 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 	case ef.kind == arrowvec.KindDecimal && ef.width == 8:
 		dst := arrowvec.Cast[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
-			v := int64(load[uint64](src, 8*j))
+			v := int64(arrowvec.Load[uint64](src, 8*j))
 			dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
 		}
 	default:
@@ -130,7 +130,7 @@ func plainWords(o64 []uint64, out, row []byte, a, at int) int {
 		return plainArray(out, row, a, at, 8)
 	}
 	j := min(at, len(o64)-1)                     // at itself when there is an element
-	v := load[uint64](row, min(a+5, len(row)-8)) // the element, after one flag byte
+	v := arrowvec.Load[uint64](row, min(a+5, len(row)-8)) // the element, after one flag byte
 	keep := uint64(m) - 1                        // all ones when empty
 	o64[j] = v&^keep | o64[j]&keep
 	return m

@@ -1,7 +1,6 @@
 package unsaferow
 
 import (
-	"encoding/binary"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
@@ -37,76 +36,30 @@ func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot)
 			return nil, err
 		}
 	case width == 8:
-		slots64(st.rows, spans, fs, arrowvec.Cast[uint64](b), &v)
+		slots(st.rows, spans, fs, arrowvec.Cast[uint64](b), &v)
 	case width == 4:
-		slots32(st.rows, spans, fs, arrowvec.Cast[uint32](b), &v)
+		slots(st.rows, spans, fs, arrowvec.Cast[uint32](b), &v)
 	case width == 2:
-		slots16(st.rows, spans, fs, arrowvec.Cast[uint16](b), &v)
+		slots(st.rows, spans, fs, arrowvec.Cast[uint16](b), &v)
 	default:
-		slots8(st.rows, spans, fs, b, &v)
+		slots(st.rows, spans, fs, b, &v)
 	}
 	validity, nulls := v.Finish()
 	return arrowvec.NewFixedData(f.Type, n, validity, nulls, buf), nil
 }
 
-// The slotsN loops differ only in the width they read; a null entry gets a
-// zero value so every byte of the buffer is written.
-
-func slots64(rows [][]byte, spans []span, fs fieldSlot, out []uint64, v *arrowvec.Validity) {
+// slots copies the T in each span's slot into out; a null entry gets a
+// zero value so every byte of the buffer is written. One generic loop
+// serves every width: each instantiation is its own machine code
+// (arrowvec.Word's types have distinct GC shapes) and arrowvec.Load
+// inlines into it.
+func slots[T arrowvec.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, v *arrowvec.Validity) {
 	out = out[:len(spans)]
 	for k, s := range spans {
 		if s.start >= 0 {
 			r := rows[s.row]
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				p := s.start + fs.slot
-				out[k] = binary.LittleEndian.Uint64(r[p : p+8])
-				continue
-			}
-		}
-		out[k] = 0
-		v.SetNull(k)
-	}
-}
-
-func slots32(rows [][]byte, spans []span, fs fieldSlot, out []uint32, v *arrowvec.Validity) {
-	out = out[:len(spans)]
-	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				p := s.start + fs.slot
-				out[k] = binary.LittleEndian.Uint32(r[p : p+4])
-				continue
-			}
-		}
-		out[k] = 0
-		v.SetNull(k)
-	}
-}
-
-func slots16(rows [][]byte, spans []span, fs fieldSlot, out []uint16, v *arrowvec.Validity) {
-	out = out[:len(spans)]
-	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				p := s.start + fs.slot
-				out[k] = binary.LittleEndian.Uint16(r[p : p+2])
-				continue
-			}
-		}
-		out[k] = 0
-		v.SetNull(k)
-	}
-}
-
-func slots8(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *arrowvec.Validity) {
-	out = out[:len(spans)]
-	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				out[k] = r[s.start+fs.slot]
+				out[k] = arrowvec.Load[T](r, int(s.start+fs.slot))
 				continue
 			}
 		}
