@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
@@ -20,7 +20,7 @@ import (
 // column's Arrow buffers at their exact size from those positions, and
 // checks the values themselves (UTF-8, decimal precision) as it copies them.
 type Decoder struct {
-	plan    *arrowvec.Plan
+	plan    *columnar.Plan
 	mem     memory.Allocator
 	scratch sync.Pool // *decodeScratch
 }
@@ -33,7 +33,7 @@ func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 
 // newDecoder is NewDecoder with its options applied.
 func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
-	plan, err := arrowvec.NewPlan(schema)
+	plan, err := columnar.NewPlan(schema)
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
@@ -77,7 +77,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 		return nil, fmt.Errorf("compactrow: %w: a value failed its check in the fill pass but the precise pass found none in %d rows",
 			rowbridge.ErrInternal, len(rows))
 	}
-	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
+	return columnar.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
 
 // testHookFilled, when set (by tests only), sees the filler after the fill
@@ -85,12 +85,12 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 var testHookFilled func(*filler)
 
 // varWidth marks a column whose values have no fixed CompactRow width.
-const varWidth = arrowvec.VarWidth
+const varWidth = columnar.VarWidth
 
 // fixedWidth is the number of bytes a value of n takes in a CompactRow
 // struct or array slot, null or not, or varWidth when the value is
 // variable-width (and takes no bytes when null). The encoder shares it.
-func fixedWidth(n *arrowvec.Node) int { return n.RowWidth() }
+func fixedWidth(n *columnar.Node) int { return n.RowWidth() }
 
 // nullBytes is the size of the null flags of n >= 0 fields or elements.
 // It is computed unsigned, so a count up to math.MaxInt32 does not
@@ -118,7 +118,7 @@ const (
 // column is the scan-pass record of one schema node. Positions are int32
 // and the slices hold no pointers, so the scratch is cheap to keep.
 type column struct {
-	node  *arrowvec.Node // nil for the row itself
+	node  *columnar.Node // nil for the row itself
 	path  string
 	width int // fixedWidth(node)
 	mode  colMode
@@ -163,7 +163,7 @@ type column struct {
 	check     bool
 	bytesKind bool    // string or binary
 	elems     *column // a list's fixed-width elements, which the scan handles directly
-	decimal   *arrowvec.DecimalLimit
+	decimal   *columnar.DecimalLimit
 	children  []*column
 }
 
@@ -181,7 +181,7 @@ func (c *column) length() int {
 func (c *column) appendNull() {
 	c.pos = append(c.pos, -1)
 	c.nulls++
-	if c.node.Kind == arrowvec.KindStruct {
+	if c.node.Kind == columnar.KindStruct {
 		// A null struct's fields are null too, keeping child lengths aligned.
 		for _, ch := range c.children {
 			if ch.mode == inPrefix {
@@ -206,35 +206,35 @@ type decodeScratch struct {
 
 func (s *decodeScratch) top() []*column { return s.row.children }
 
-func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
+func newDecodeScratch(plan *columnar.Plan) *decodeScratch {
 	s := &decodeScratch{}
-	var build func(n *arrowvec.Node, aligned, element bool) *column
-	build = func(n *arrowvec.Node, aligned, element bool) *column {
+	var build func(n *columnar.Node, aligned, element bool) *column
+	build = func(n *columnar.Node, aligned, element bool) *column {
 		c := &column{node: n, path: n.Path, width: fixedWidth(n), aligned: aligned,
-			notNull:   !n.Nullable && n.Kind != arrowvec.KindNull,
-			check:     n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindDecimal,
-			bytesKind: n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindBinary}
+			notNull:   !n.Nullable && n.Kind != columnar.KindNull,
+			check:     n.Kind == columnar.KindString || n.Kind == columnar.KindDecimal,
+			bytesKind: n.Kind == columnar.KindString || n.Kind == columnar.KindBinary}
 		if element && c.width >= 0 {
 			c.mode = inArrays
 		}
-		if n.Kind == arrowvec.KindDecimal {
+		if n.Kind == columnar.KindDecimal {
 			c.decimal = &n.Limit
 		}
 		s.all = append(s.all, c)
 		switch n.Kind {
-		case arrowvec.KindStruct:
+		case columnar.KindStruct:
 			for _, ch := range n.Children {
 				c.children = append(c.children, build(ch, aligned, false))
 			}
 			c.setPrefix()
-		case arrowvec.KindList, arrowvec.KindMap:
+		case columnar.KindList, columnar.KindMap:
 			for _, ch := range n.Children {
 				c.children = append(c.children, build(ch, false, true))
 			}
-			if n.Kind == arrowvec.KindMap {
+			if n.Kind == columnar.KindMap {
 				c.children[0].key = true
 			}
-			if n.Kind == arrowvec.KindList && c.children[0].width > 0 {
+			if n.Kind == columnar.KindList && c.children[0].width > 0 {
 				// Located through the list's own positions.
 				c.elems, c.children[0].parent = c.children[0], c
 			}
@@ -246,7 +246,7 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	}
 	for _, c := range s.all {
 		c.outWidth = bufferWidth(c.node)
-		if c.node.Kind == arrowvec.KindStruct {
+		if c.node.Kind == columnar.KindStruct {
 			for _, ch := range c.children[:c.prefix] {
 				c.outWidth = max(c.outWidth, bufferWidth(ch.node))
 			}
@@ -261,7 +261,7 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 		if c.mode == inPrefix {
 			continue // located through its struct
 		}
-		if !c.aligned || c.node.Kind == arrowvec.KindString || c.node.Kind == arrowvec.KindBinary {
+		if !c.aligned || c.node.Kind == columnar.KindString || c.node.Kind == columnar.KindBinary {
 			s.tracked = append(s.tracked, c)
 		}
 		if !c.aligned && c.parent == nil {
@@ -273,11 +273,11 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 
 // bufferWidth is the most bytes per value that one of the Arrow buffers
 // of a column of n takes (not counting its children's).
-func bufferWidth(n *arrowvec.Node) int64 {
+func bufferWidth(n *columnar.Node) int64 {
 	switch n.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary, arrowvec.KindList, arrowvec.KindMap:
+	case columnar.KindString, columnar.KindBinary, columnar.KindList, columnar.KindMap:
 		return 4 // int32 offsets
-	case arrowvec.KindBool:
+	case columnar.KindBool:
 		return 1 // a bit, counted as a byte
 	}
 	return int64(n.Kind.ValueWidth())

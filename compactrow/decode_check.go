@@ -4,7 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Value checks: strings must be UTF-8 and decimals must fit their declared
@@ -16,7 +16,7 @@ import (
 // layout the scan has checked.
 func (s *scanner) checkValue(c *column, p int) error {
 	switch {
-	case c.node.Kind == arrowvec.KindString:
+	case c.node.Kind == columnar.KindString:
 		n := s.int32At(p)
 		if !utf8.Valid(s.row[p+4 : p+4+n]) {
 			return s.fail(c.path, p, rowbridge.ErrUTF8, "%d-byte value", n)
@@ -29,7 +29,7 @@ func (s *scanner) checkValue(c *column, p int) error {
 		lo, hi := le.Uint64(s.row[p:]), int64(le.Uint64(s.row[p+8:]))
 		if !c.decimal.LongOK(hi, lo) {
 			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %s exceeds precision %d",
-				arrowvec.Int128String(hi, lo), c.decimal.Precision)
+				columnar.Int128String(hi, lo), c.decimal.Precision)
 		}
 	}
 	return nil

@@ -10,8 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
@@ -25,7 +25,7 @@ type Encoder struct {
 	schema   *arrow.Schema        // of the batches Encode takes
 	conv     *arrowconv.Converter // nil when the schema's types are the row format's
 	mem      memory.Allocator     // for converted columns
-	plan     *arrowvec.Plan
+	plan     *columnar.Plan
 	fixedRow int       // null flags plus the widths of the fixed top-level fields
 	allFixed bool      // every row has size fixedRow
 	writers  sync.Pool // *columnWriter
@@ -49,7 +49,7 @@ func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
-	plan, err := arrowvec.NewPlan(conv.Schema())
+	plan, err := columnar.NewPlan(conv.Schema())
 	if err != nil {
 		return nil, fmt.Errorf("compactrow: %w", err)
 	}
@@ -185,7 +185,7 @@ func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
 // kinds it does not handle.
 func copyColumn(s *source, data []byte, cur []int) bool {
 	switch w := s.width; {
-	case s.node.Kind == arrowvec.KindBool || s.node.Kind == arrowvec.KindDecimal || w <= 0:
+	case s.node.Kind == columnar.KindBool || s.node.Kind == columnar.KindDecimal || w <= 0:
 		return false
 	case w == 1:
 		vals := s.Values

@@ -1,6 +1,6 @@
 package compactrow
 
-import "github.com/rowbridge/rowbridge/arrowvec"
+import "github.com/rowbridge/rowbridge/internal/columnar"
 
 // columnWriter writes the values of one column for every row before moving
 // to the next column, at per-row cursors. Fields of top-level structs are
@@ -34,7 +34,7 @@ func (w *columnWriter) column(s *source, f int, flagAt []int, all bool) error {
 	flag, fb := byte(1)<<(f&7), f>>3
 	data, cur := w.data, w.cur
 	switch {
-	case s.node.Kind == arrowvec.KindStruct:
+	case s.node.Kind == columnar.KindStruct:
 		return w.structColumn(s, f, flagAt, all)
 	case s.width < 0:
 		var err error

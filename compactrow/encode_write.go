@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Sizes and writers for single values. size and write take a non-null
@@ -15,12 +15,12 @@ import (
 // size is the encoded size of non-null variable-width value i.
 func (s *source) size(i int) int {
 	switch s.node.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
+	case columnar.KindString, columnar.KindBinary:
 		return 4 + int(s.Offsets[i+1]-s.Offsets[i])
-	case arrowvec.KindList:
+	case columnar.KindList:
 		start, n := s.span(i)
 		return s.children[0].arraySize(start, n)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := s.span(i)
 		return s.children[0].arraySize(start, n) + s.children[1].arraySize(start, n)
 	}
@@ -41,7 +41,7 @@ func (s *source) arraySize(start, n int) int {
 	switch {
 	case s.width >= 0:
 		return size + n*s.width
-	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
+	case s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary:
 		if s.Valid == nil {
 			return size + 4*n + int(s.Offsets[start+n]-s.Offsets[start])
 		}
@@ -66,14 +66,14 @@ func (s *source) arraySize(start, n int) int {
 // write writes non-null variable-width value i at p.
 func (s *source) write(i int, buf []byte, p int) (int, error) {
 	switch s.node.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
+	case columnar.KindString, columnar.KindBinary:
 		a, b := s.Offsets[i], s.Offsets[i+1]
 		le.PutUint32(buf[p:], uint32(b-a))
 		return p + 4 + copy(buf[p+4:], s.Data[a:b]), nil
-	case arrowvec.KindList:
+	case columnar.KindList:
 		start, n := s.span(i)
 		return s.children[0].writeArray(start, n, buf, p)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := s.span(i)
 		p, err := s.children[0].writeArray(start, n, buf, p)
 		if err != nil {
@@ -123,7 +123,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		// Arrow's values are the CompactRow slots: one copy, then the
 		// null slots are zeroed back (Velox writes them as zero).
 		w := s.width
-		if s.node.Kind == arrowvec.KindDecimal {
+		if s.node.Kind == columnar.KindDecimal {
 			for j := range n {
 				if s.IsValid(start+j) && !s.decimal.LongOK(int64(le.Uint64(s.Values[16*(start+j)+8:])), le.Uint64(s.Values[16*(start+j):])) {
 					return 0, s.precisionError(start + j)
@@ -155,7 +155,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 			}
 		}
 		return p + n*s.width, nil
-	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
+	case s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary:
 		for j := range n {
 			if !s.IsValid(start + j) {
 				if s.notNull {
@@ -192,19 +192,19 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 // putFixed writes non-null fixed-width value i at the start of dst.
 func (s *source) putFixed(i int, dst []byte) error {
 	switch s.node.Kind {
-	case arrowvec.KindBool:
+	case columnar.KindBool:
 		if s.Bool(i) {
 			dst[0] = 1
 		}
-	case arrowvec.KindInt8:
+	case columnar.KindInt8:
 		dst[0] = s.Values[i]
-	case arrowvec.KindInt16:
+	case columnar.KindInt16:
 		copy(dst[:2], s.Values[2*i:])
-	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
+	case columnar.KindInt32, columnar.KindFloat32, columnar.KindDate32:
 		copy(dst[:4], s.Values[4*i:])
-	case arrowvec.KindInt64, arrowvec.KindFloat64, arrowvec.KindTimestamp:
+	case columnar.KindInt64, columnar.KindFloat64, columnar.KindTimestamp:
 		copy(dst[:8], s.Values[8*i:])
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		lo, hi := le.Uint64(s.Values[16*i:]), le.Uint64(s.Values[16*i+8:])
 		if s.width == 16 {
 			if !s.decimal.LongOK(int64(hi), lo) {
@@ -228,7 +228,7 @@ func (s *source) putFixed(i int, dst []byte) error {
 // precisionError reports decimal j with more digits
 // than its precision allows.
 func (s *source) precisionError(j int) error {
-	v := arrowvec.Int128String(int64(le.Uint64(s.Values[16*j+8:])), le.Uint64(s.Values[16*j:]))
+	v := columnar.Int128String(int64(le.Uint64(s.Values[16*j+8:])), le.Uint64(s.Values[16*j:]))
 	return &rowbridge.EncodeError{Field: s.node.Path,
 		Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value %s exceeds the precision", rowbridge.ErrValue, s.node.Precision, s.node.Scale, v)}
 }
@@ -238,9 +238,9 @@ func (s *source) precisionError(j int) error {
 // into bits, or short decimals, which Arrow widens to 16 bytes).
 func (s *source) sameBytes() bool {
 	switch s.node.Kind {
-	case arrowvec.KindBool, arrowvec.KindNull:
+	case columnar.KindBool, columnar.KindNull:
 		return false
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		return s.width == 16
 	}
 	return true

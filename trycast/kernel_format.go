@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Upper bounds on the text of one value; the data buffer is sized n times
@@ -87,9 +87,9 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 	n, valid, bit0 := in.Len(), validity(in), in.Offset()
 	limit := dataLimit[O]()
 	var zero O
-	offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
-	bitsBuf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
-	dataBuf := arrowvec.NewBuffer(c.mem, dataSize(n, maxLen, limit))
+	offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
+	bitsBuf := columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+	dataBuf := columnar.NewBuffer(c.mem, dataSize(n, maxLen, limit))
 	offs, bits := view[O](offBuf.Bytes()), bitsBuf.Bytes()
 	data := dataBuf.Bytes()[:0]
 	for base := 0; base < n; base += 8 {
@@ -129,13 +129,13 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 		bitsBuf.Release()
 		bitsBuf = nil
 	}
-	return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
+	return columnar.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 }
 
 // regrow replaces old by a buffer holding res, twice res's capacity but no
 // more than limit bytes (len(res) <= limit).
 func regrow(mem memory.Allocator, old *memory.Buffer, res []byte, limit int) *memory.Buffer {
-	nb := arrowvec.NewBuffer(mem, int(min(2*int64(cap(res)), int64(limit))))
+	nb := columnar.NewBuffer(mem, int(min(2*int64(cap(res)), int64(limit))))
 	copy(nb.Bytes(), res)
 	old.Release()
 	return nb

@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Decimals (spec §1.4): precision <= 18 is an int64 unscaled value inline;
@@ -15,7 +15,7 @@ import (
 
 // slotsShortDecimal widens the int64 in each slot to decimal128 (two words
 // per value in out).
-func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fieldSlot, out []uint64, v *arrowvec.Validity) error {
+func (st *decodeState) slotsShortDecimal(f *columnar.Node, spans []span, fs fieldSlot, out []uint64, v *columnar.Validity) error {
 	out = out[:2*len(spans)]
 	for k, s := range spans {
 		if s.start >= 0 {
@@ -38,15 +38,15 @@ func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fiel
 }
 
 // decodeLongDecimal decodes the BigInteger payloads located by spans.
-func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+func (st *decodeState) decodeLongDecimal(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
 	size, ok := columnBytes(len(spans), 16)
 	if !ok {
 		return nil, columnTooBig(spans, n.Path, len(spans), 16)
 	}
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
-	buf := arrowvec.NewBuffer(st.mem, size)
-	out := arrowvec.Cast[uint64](buf.Bytes())
+	buf := columnar.NewBuffer(st.mem, size)
+	out := columnar.Cast[uint64](buf.Bytes())
 	for k, s := range spans {
 		if s.isNull() {
 			out[2*k], out[2*k+1] = 0, 0
@@ -70,7 +70,7 @@ func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.
 		out[2*k], out[2*k+1] = lo, uint64(hi)
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewFixedData(n.Type, len(spans), validity, nulls, buf), nil
+	return columnar.NewFixedData(n.Type, len(spans), validity, nulls, buf), nil
 }
 
 // bigIntegerBytes reads 1..16 big-endian two's-complement bytes,

@@ -1,24 +1,23 @@
 package unsaferow
 
 import (
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // decodeSlots decodes a field stored in its slot (spec §1.2) for every
 // struct in spans: one loop per column, straight into the value buffer. Only
 // the value's own width is read from the slot.
-func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
+func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	n := len(spans)
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, n)
-	if f.Kind == arrowvec.KindBool {
-		buf := arrowvec.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
+	if f.Kind == columnar.KindBool {
+		buf := columnar.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
 		slotsBool(st.rows, spans, fs, buf.Bytes(), &v)
 		validity, nulls := v.Finish()
-		return arrowvec.NewFixedData(f.Type, n, validity, nulls, buf), nil
+		return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 	}
 	width := f.Kind.ValueWidth()
 	size, ok := columnBytes(n, width)
@@ -26,40 +25,40 @@ func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot)
 		v.Release()
 		return nil, columnTooBig(spans, f.Path, n, width)
 	}
-	buf := arrowvec.NewBuffer(st.mem, size)
+	buf := columnar.NewBuffer(st.mem, size)
 	b := buf.Bytes()
 	switch {
-	case f.Kind == arrowvec.KindDecimal:
-		if err := st.slotsShortDecimal(f, spans, fs, arrowvec.Cast[uint64](b), &v); err != nil {
+	case f.Kind == columnar.KindDecimal:
+		if err := st.slotsShortDecimal(f, spans, fs, columnar.Cast[uint64](b), &v); err != nil {
 			buf.Release()
 			v.Release()
 			return nil, err
 		}
 	case width == 8:
-		slots(st.rows, spans, fs, arrowvec.Cast[uint64](b), &v)
+		slots(st.rows, spans, fs, columnar.Cast[uint64](b), &v)
 	case width == 4:
-		slots(st.rows, spans, fs, arrowvec.Cast[uint32](b), &v)
+		slots(st.rows, spans, fs, columnar.Cast[uint32](b), &v)
 	case width == 2:
-		slots(st.rows, spans, fs, arrowvec.Cast[uint16](b), &v)
+		slots(st.rows, spans, fs, columnar.Cast[uint16](b), &v)
 	default:
 		slots(st.rows, spans, fs, b, &v)
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewFixedData(f.Type, n, validity, nulls, buf), nil
+	return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 }
 
 // slots copies the T in each span's slot into out; a null entry gets a
 // zero value so every byte of the buffer is written. One generic loop
 // serves every width: each instantiation is its own machine code
-// (arrowvec.Word's types have distinct GC shapes) and arrowvec.Load
+// (columnar.Word's types have distinct GC shapes) and columnar.Load
 // inlines into it.
-func slots[T arrowvec.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, v *arrowvec.Validity) {
+func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, v *columnar.Validity) {
 	out = out[:len(spans)]
 	for k, s := range spans {
 		if s.start >= 0 {
 			r := rows[s.row]
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				out[k] = arrowvec.Load[T](r, int(s.start+fs.slot))
+				out[k] = columnar.Load[T](r, int(s.start+fs.slot))
 				continue
 			}
 		}
@@ -70,7 +69,7 @@ func slots[T arrowvec.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, 
 
 // slotsBool sets bit k of the zeroed bitmap out for a true value; any
 // non-zero byte is true.
-func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *arrowvec.Validity) {
+func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *columnar.Validity) {
 	for k, s := range spans {
 		if s.start >= 0 {
 			r := rows[s.row]

@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
@@ -16,7 +16,7 @@ import (
 // reads what Spark and Velox write alike (spec §1.11). A Decoder is safe for
 // concurrent use: every call takes its scratch space from a pool.
 type Decoder struct {
-	plan      *arrowvec.Plan
+	plan      *columnar.Plan
 	mem       memory.Allocator
 	fixedOnly bool      // every top-level field lives in its slot
 	pool      sync.Pool // *scratch
@@ -30,7 +30,7 @@ func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 
 // newDecoder is NewDecoder with its options applied.
 func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
-	plan, err := arrowvec.NewPlan(schema)
+	plan, err := columnar.NewPlan(schema)
 	if err != nil {
 		return nil, err
 	}
@@ -102,7 +102,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	if err := st.decodeFields("", d.plan.Fields, spans, cols); err != nil {
 		return nil, err
 	}
-	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
+	return columnar.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
 
 // rowSpans fills spans with the whole rows and returns their total size.
@@ -182,17 +182,17 @@ func fail(row int32, path string, offset int64, sentinel error, format string, a
 
 // decodeValue decodes the variable-length values located by spans (one per
 // output entry) as the node's type.
-func (st *decodeState) decodeValue(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+func (st *decodeState) decodeValue(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
 	switch n.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
+	case columnar.KindString, columnar.KindBinary:
 		return st.decodeBinary(n, spans)
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		return st.decodeLongDecimal(n, spans)
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		return st.decodeStruct(n, spans)
-	case arrowvec.KindList:
+	case columnar.KindList:
 		return st.decodeList(n, spans)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		return st.decodeMap(n, spans)
 	}
 	return nil, fmt.Errorf("unsaferow: %s is not a variable-length kind", n.Kind)
@@ -200,7 +200,7 @@ func (st *decodeState) decodeValue(n *arrowvec.Node, spans []span) (arrow.ArrayD
 
 // isInline reports whether the node's value lives in its 8-byte slot (or
 // array element) rather than behind an offset/size word.
-func isInline(n *arrowvec.Node) bool {
+func isInline(n *columnar.Node) bool {
 	return n.Kind.IsPrimitive() && !n.IsLongDecimal()
 }
 
@@ -229,9 +229,9 @@ func columnTooBig(spans []span, path string, n, width int) error {
 // fixedOnly reports whether every field lives in its slot, so that a struct
 // of these fields is exactly its null bitset and slots: Spark and Velox
 // write nothing after them.
-func fixedOnly(fields []*arrowvec.Node) bool {
+func fixedOnly(fields []*columnar.Node) bool {
 	for _, f := range fields {
-		if !isInline(f) && f.Kind != arrowvec.KindNull {
+		if !isInline(f) && f.Kind != columnar.KindNull {
 			return false
 		}
 	}
@@ -246,9 +246,9 @@ func structHeaderBytes(nfields int) int { return 8*int(nwords(int64(nfields))) +
 
 // checkMapKeys rejects maps whose keys can only be null (Arrow map keys
 // are never null).
-func checkMapKeys(nodes []*arrowvec.Node) error {
+func checkMapKeys(nodes []*columnar.Node) error {
 	for _, n := range nodes {
-		if n.Kind == arrowvec.KindMap && n.Children[0].Kind == arrowvec.KindNull {
+		if n.Kind == columnar.KindMap && n.Children[0].Kind == columnar.KindNull {
 			return fmt.Errorf("field %s: %w: map keys of the null type", n.Path, rowbridge.ErrUnsupportedType)
 		}
 		if err := checkMapKeys(n.Children); err != nil {

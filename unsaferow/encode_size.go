@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // encWalker carries the flavour and the first error through the recursive
@@ -34,7 +34,7 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 			for i := range sizes {
 				sizes[i] += 16
 			}
-		case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
+		case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
 			offs := v.Offsets
 			for i := range sizes {
 				if v.IsValid(i) {
@@ -57,21 +57,21 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 // unpadded too; the owner pads its cursor).
 func (w *encWalker) valueSize(v *encView, j int) int {
 	switch v.f.kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
+	case columnar.KindString, columnar.KindBinary:
 		return int(v.Offsets[j+1] - v.Offsets[j])
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		lo, hi := v.decimalAt(j)
 		return bigIntegerLen(lo, hi)
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		s := v.f.fixed
 		for _, k := range v.f.varKids {
 			s += w.fieldReserve(&v.kids[k], j)
 		}
 		return s
-	case arrowvec.KindList:
+	case columnar.KindList:
 		start, n := v.span(j)
 		return w.arraySize(&v.kids[0], start, n)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := v.span(j)
 		if v.kids[0].HasNulls(start, n) {
 			w.fail(v.kids[0].f, fmt.Errorf("%w: null map key", rowbridge.ErrValue))
@@ -105,7 +105,7 @@ func (w *encWalker) arraySize(v *encView, start, n int) int {
 		return s
 	}
 	s := head + 8*n
-	if v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary {
+	if v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary {
 		for j := start; j < start+n; j++ {
 			if v.IsValid(j) {
 				s += padTo8(int(v.Offsets[j+1] - v.Offsets[j]))

@@ -15,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/require"
 )
@@ -551,7 +551,7 @@ func TestEncodeErrors(t *testing.T) {
 	defer keys.Release()
 	mrec := recordFromJSON(t, mem, goldenSchema(nullable("m", mt)), `[{"m": []}, {"m": [{"key": 1, "value": 1}, {"key": 2, "value": 2}]}]`)
 	defer mrec.Release()
-	node, err := arrowvec.NewNode(mt, "m")
+	node, err := columnar.NewNode(mt, "m")
 	require.NoError(t, err)
 	mv := newEncView(newEncField(node, Spark))
 	mv.bind(mrec.Column(0).Data())

@@ -2,20 +2,20 @@ package unsaferow
 
 import (
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // encField is what the encoder knows about one schema node before it sees any
 // data, with the flavour's choices already made.
 type encField struct {
-	kind     arrowvec.Kind
+	kind     columnar.Kind
 	path     string
 	width    int                    // bytes per value in the Arrow value buffer (fixed kinds)
 	elem     int                    // bytes per element inside an UnsafeRow array
 	variable bool                   // lives in the variable region (offset/size word in its slot)
 	longDec  bool                   // decimal with precision > 18
 	prec     int32                  // decimal precision
-	limit    *arrowvec.DecimalLimit // decimal: its node's
+	limit    *columnar.DecimalLimit // decimal: its node's
 	notNull  bool                   // declared NOT NULL (map keys always are); the null type is exempt
 	dt       arrow.DataType
 	bulk     bool // array elements are a plain copy of the Arrow value bytes
@@ -26,11 +26,11 @@ type encField struct {
 	varKids []int
 }
 
-func newEncField(n *arrowvec.Node, fl Flavor) *encField {
+func newEncField(n *columnar.Node, fl Flavor) *encField {
 	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, limit: &n.Limit, dt: n.Type,
 		notNull: notNull(n)}
 	switch w := n.RowWidth(); {
-	case n.Kind == arrowvec.KindNull && fl == Spark:
+	case n.Kind == columnar.KindNull && fl == Spark:
 		f.elem = 8 // Spark reserves a word per NullType element
 	case w >= 0 && w <= 8:
 		f.elem = w
@@ -38,7 +38,7 @@ func newEncField(n *arrowvec.Node, fl Flavor) *encField {
 		// element bytes (not booleans, which Arrow packs into bits, nor
 		// short decimals, which it widens to 16 bytes); Spark rewrites
 		// NaNs, so floats are copied one by one there.
-		isFloat := n.Kind == arrowvec.KindFloat32 || n.Kind == arrowvec.KindFloat64
+		isFloat := n.Kind == columnar.KindFloat32 || n.Kind == columnar.KindFloat64
 		f.bulk = w > 0 && w == f.width && (!isFloat || fl == Velox)
 	default: // string, binary, long decimal, nested: an offset/size word
 		f.elem = 8
@@ -47,7 +47,7 @@ func newEncField(n *arrowvec.Node, fl Flavor) *encField {
 	for _, c := range n.Children {
 		f.kids = append(f.kids, newEncField(c, fl))
 	}
-	if n.Kind == arrowvec.KindStruct {
+	if n.Kind == columnar.KindStruct {
 		f.fixed = nullBitsetBytes(len(f.kids)) + 8*len(f.kids)
 		for i, c := range f.kids {
 			if c.variable {
@@ -65,7 +65,7 @@ func (f *encField) accepts(dt arrow.DataType) bool {
 	if dt == f.dt {
 		return true
 	}
-	k, err := arrowvec.KindOf(dt)
+	k, err := columnar.KindOf(dt)
 	if err != nil || k != f.kind {
 		return false
 	}
@@ -94,7 +94,7 @@ func (f *encField) accepts(dt arrow.DataType) bool {
 // call: the shared offset-aware view of its buffers (entry j is the
 // array's entry j), plus the encoder's per-call state.
 type encView struct {
-	arrowvec.View
+	columnar.View
 	f     *encField
 	kids  []encView // list: element; map: key, value; struct: fields
 	check bool      // see markNotNullCheck
@@ -116,21 +116,21 @@ func newEncView(f *encField) encView {
 func (v *encView) bind(d arrow.ArrayData) { v.bindAt(d, 0, d.Len()) }
 
 // bindAt is bind of a field of a struct of offset off and length n (see
-// arrowvec.NewView).
+// columnar.NewView).
 func (v *encView) bindAt(d arrow.ArrayData, off, n int) {
-	*v = encView{View: arrowvec.NewView(v.f.kind, d, off, n), f: v.f, kids: v.kids}
+	*v = encView{View: columnar.NewView(v.f.kind, d, off, n), f: v.f, kids: v.kids}
 	switch v.f.kind {
-	case arrowvec.KindList:
+	case columnar.KindList:
 		el := d.Children()[0]
 		v.kids[0].bind(el)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		// The entries' own offset applies to the keys and values, which
 		// the list offsets index.
 		entries := d.Children()[0]
 		kv := entries.Children()
 		v.kids[0].bindAt(kv[0], entries.Offset(), entries.Len())
 		v.kids[1].bindAt(kv[1], entries.Offset(), entries.Len())
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		for i := range v.kids {
 			v.kids[i].bindAt(d.Children()[i], v.Off, v.Len)
 		}

@@ -6,7 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // The quiet NaNs Spark's writers store for every NaN.
@@ -34,19 +34,19 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 	slot := e.header + 8*k
 	n := len(cursor)
 	switch {
-	case v.f.kind == arrowvec.KindNull:
+	case v.f.kind == columnar.KindNull:
 		for i := range n {
 			out[starts[i]+(k>>3)] |= 1 << (k & 7)
 		}
 	case !v.f.variable && v.Valid == nil && v.f.bulk:
 		writeFixedColumn(v, out, starts[:n], slot)
-	case v.f.kind == arrowvec.KindBool && v.Valid == nil:
+	case v.f.kind == columnar.KindBool && v.Valid == nil:
 		for i, p := range starts[:n] {
 			if v.Bool(i) {
 				out[p+slot] = 1
 			}
 		}
-	case v.f.kind == arrowvec.KindFloat32 && v.Valid == nil: // Spark: NaNs rewritten
+	case v.f.kind == columnar.KindFloat32 && v.Valid == nil: // Spark: NaNs rewritten
 		for i, p := range starts[:n] {
 			b := binary.LittleEndian.Uint32(v.Values[4*i:])
 			if b&0x7fffffff > 0x7f800000 {
@@ -54,7 +54,7 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 			}
 			binary.LittleEndian.PutUint32(out[p+slot:], b)
 		}
-	case v.f.kind == arrowvec.KindFloat64 && v.Valid == nil:
+	case v.f.kind == columnar.KindFloat64 && v.Valid == nil:
 		for i, p := range starts[:n] {
 			b := binary.LittleEndian.Uint64(v.Values[8*i:])
 			if b&0x7fffffffffffffff > 0x7ff0000000000000 {
@@ -72,7 +72,7 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 			w.row = i
 			w.writeFixed(v, i, out[p+slot:p+slot+8])
 		}
-	case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
+	case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
 		for i := range n {
 			p := starts[i]
 			if !v.IsValid(i) {
@@ -144,31 +144,31 @@ func (w *encWalker) writeField(v *encView, j int, owner []byte, k, head, cursor 
 // writeFixed writes valid fixed-width value j into dst (zeroed).
 func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 	switch v.f.kind {
-	case arrowvec.KindBool:
+	case columnar.KindBool:
 		if v.Bool(j) {
 			dst[0] = 1
 		}
-	case arrowvec.KindInt8:
+	case columnar.KindInt8:
 		dst[0] = v.Values[j]
-	case arrowvec.KindInt16:
+	case columnar.KindInt16:
 		binary.LittleEndian.PutUint16(dst, binary.LittleEndian.Uint16(v.Values[2*j:]))
-	case arrowvec.KindInt32, arrowvec.KindDate32:
+	case columnar.KindInt32, columnar.KindDate32:
 		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(v.Values[4*j:]))
-	case arrowvec.KindInt64, arrowvec.KindTimestamp:
+	case columnar.KindInt64, columnar.KindTimestamp:
 		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(v.Values[8*j:]))
-	case arrowvec.KindFloat32:
+	case columnar.KindFloat32:
 		b := binary.LittleEndian.Uint32(v.Values[4*j:])
 		if w.spark && b&0x7fffffff > 0x7f800000 {
 			b = canonicalNaN32
 		}
 		binary.LittleEndian.PutUint32(dst, b)
-	case arrowvec.KindFloat64:
+	case columnar.KindFloat64:
 		b := binary.LittleEndian.Uint64(v.Values[8*j:])
 		if w.spark && b&0x7fffffffffffffff > 0x7ff0000000000000 {
 			b = canonicalNaN64
 		}
 		binary.LittleEndian.PutUint64(dst, b)
-	case arrowvec.KindDecimal: // short: the unscaled value as int64
+	case columnar.KindDecimal: // short: the unscaled value as int64
 		lo, hi := v.decimalAt(j)
 		if !w.decimalFits(v, lo, hi) {
 			return
@@ -181,25 +181,25 @@ func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 // returns its size field (see valueSize).
 func (w *encWalker) writeValue(v *encView, j int, dst []byte) int {
 	switch v.f.kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
+	case columnar.KindString, columnar.KindBinary:
 		return copy(dst, v.Data[v.Offsets[j]:v.Offsets[j+1]])
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		lo, hi := v.decimalAt(j)
 		if !w.decimalFits(v, lo, hi) {
 			return 0
 		}
 		return putBigInteger(dst, lo, hi)
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		head := nullBitsetBytes(len(v.kids))
 		cursor := v.f.fixed
 		for k := range v.kids {
 			cursor = w.writeField(&v.kids[k], j, dst, k, head, cursor)
 		}
 		return cursor
-	case arrowvec.KindList:
+	case columnar.KindList:
 		start, n := v.span(j)
 		return w.writeArray(&v.kids[0], start, n, dst)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := v.span(j)
 		keys := w.writeArray(&v.kids[0], start, n, dst[8:])
 		binary.LittleEndian.PutUint64(dst, uint64(keys))
@@ -231,7 +231,7 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 	es := v.f.elem
 	elems := dst[head : head+n*es]
 	switch {
-	case v.f.kind == arrowvec.KindNull:
+	case v.f.kind == columnar.KindNull:
 		for k := range n {
 			nulls[k>>3] |= 1 << (k & 7)
 		}
@@ -294,7 +294,7 @@ func putBigInteger(dst []byte, lo uint64, hi int64) int {
 // such values, so writing them would break the round trip.
 func (w *encWalker) decimalFits(v *encView, lo uint64, hi int64) bool {
 	if !v.f.limit.LongOK(hi, lo) {
-		w.fail(v.f, fmt.Errorf("%w: unscaled value %s exceeds decimal precision %d", rowbridge.ErrValue, arrowvec.Int128String(hi, lo), v.f.prec))
+		w.fail(v.f, fmt.Errorf("%w: unscaled value %s exceeds decimal precision %d", rowbridge.ErrValue, columnar.Int128String(hi, lo), v.f.prec))
 		return false
 	}
 	return true

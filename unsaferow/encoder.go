@@ -10,8 +10,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
@@ -77,7 +77,7 @@ func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
 	if err != nil {
 		return nil, fmt.Errorf("unsaferow: %w", err)
 	}
-	plan, err := arrowvec.NewPlan(conv.Schema())
+	plan, err := columnar.NewPlan(conv.Schema())
 	if err != nil {
 		return nil, fmt.Errorf("unsaferow: %w", err)
 	}

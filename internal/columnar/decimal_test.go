@@ -1,4 +1,4 @@
-package arrowvec
+package columnar
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package arrowvec
+package columnar
 
 import (
 	"fmt"
@@ -28,7 +28,7 @@ func NewZeroedBuffer(mem memory.Allocator, n int) *memory.Buffer {
 // a bug, and panics.
 func NewOffsets(mem memory.Allocator, n int) (*memory.Buffer, []int32) {
 	if n < 0 || int64(n) >= math.MaxInt32 || int64(n)+1 > math.MaxInt/4 {
-		panic(fmt.Sprintf("arrowvec: %d offsets entries", n))
+		panic(fmt.Sprintf("rowbridge: %d offsets entries", n))
 	}
 	buf := NewBuffer(mem, 4*(n+1))
 	offs := Cast[int32](buf.Bytes())

@@ -1,4 +1,4 @@
-package arrowvec
+package columnar
 
 import (
 	"fmt"
@@ -48,7 +48,7 @@ type Plan struct {
 // row formats do not carry (the error names the field path).
 func NewPlan(schema *arrow.Schema) (*Plan, error) {
 	if schema == nil {
-		return nil, fmt.Errorf("arrowvec: a nil schema: %w", arrow.ErrInvalid)
+		return nil, fmt.Errorf("rowbridge: a nil schema: %w", arrow.ErrInvalid)
 	}
 	p := &Plan{Schema: schema, Fields: make([]*Node, schema.NumFields())}
 	for i, f := range schema.Fields() {
