@@ -9,6 +9,7 @@ import (
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
 )
 
 // Decoder turns CompactRow rows into Arrow record batches of one schema.
@@ -44,6 +45,13 @@ func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
 
 // Schema is the schema of the batches Decode returns.
 func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
+
+// DecodeRows is Decode of the rows an Encoder returned, taken as they are:
+// no slice per row is made (the row headers Decode needs live in pooled
+// memory).
+func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
+	return rowstream.DecodeRows(d, &rows)
+}
 
 // Decode converts rows (one CompactRow each) into a record batch the caller
 // must release. Bad input yields a *rowbridge.DecodeError naming the row,

@@ -138,11 +138,11 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 
 func (e *Encoder) checkSchema(rec arrow.RecordBatch) error {
 	if int(rec.NumCols()) != len(e.plan.Fields) {
-		return fmt.Errorf("compactrow: batch has %d columns, encoder schema has %d", rec.NumCols(), len(e.plan.Fields))
+		return fmt.Errorf("compactrow: batch has %d columns, encoder schema has %d: %w", rec.NumCols(), len(e.plan.Fields), arrow.ErrInvalid)
 	}
 	for f, node := range e.plan.Fields {
 		if dt := rec.Column(f).DataType(); !arrow.TypeEqual(dt, node.Type) {
-			return fmt.Errorf("compactrow: column %d (%s) is %s, encoder schema says %s", f, node.Path, dt, node.Type)
+			return fmt.Errorf("compactrow: column %d (%s) is %s, encoder schema says %s: %w", f, node.Path, dt, node.Type, arrow.ErrInvalid)
 		}
 	}
 	return nil

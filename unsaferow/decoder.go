@@ -10,6 +10,7 @@ import (
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
 )
 
 // Decoder turns batches of UnsafeRow bytes into Arrow record batches. It
@@ -44,6 +45,13 @@ func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
 
 // Schema is the schema of the batches Decode returns.
 func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
+
+// DecodeRows is Decode of the rows an Encoder returned, taken as they are:
+// no slice per row is made (the row headers Decode needs live in pooled
+// memory).
+func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
+	return rowstream.DecodeRows(d, &rows)
+}
 
 // Decode converts rows (one UnsafeRow per slice) into one record batch with
 // a row per input row. The batch does not alias the input.
@@ -195,7 +203,7 @@ func (st *decodeState) decodeValue(n *columnar.Node, spans []span) (arrow.ArrayD
 	case columnar.KindMap:
 		return st.decodeMap(n, spans)
 	}
-	return nil, fmt.Errorf("unsaferow: %s is not a variable-length kind", n.Kind)
+	return nil, fmt.Errorf("unsaferow: %w: %s is not a variable-length kind", rowbridge.ErrInternal, n.Kind)
 }
 
 // isInline reports whether the node's value lives in its 8-byte slot (or

@@ -139,7 +139,7 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 		return dst, err
 	}
 	if len(dst.Offsets) > 0 && dst.Offsets[len(dst.Offsets)-1] != len(dst.Data) {
-		return dst, errors.New("unsaferow: dst.Offsets does not end at len(dst.Data)")
+		return dst, fmt.Errorf("unsaferow: dst.Offsets does not end at len(dst.Data): %w", arrow.ErrInvalid)
 	}
 	n := int(rec.NumRows())
 	if n == 0 {
@@ -220,11 +220,11 @@ func growZeroed(b []byte, n int) []byte {
 // names and nullability, which do not change the bytes.
 func (e *Encoder) check(rec arrow.RecordBatch) error {
 	if int(rec.NumCols()) != len(e.fields) {
-		return fmt.Errorf("unsaferow: record has %d columns, encoder schema has %d", rec.NumCols(), len(e.fields))
+		return fmt.Errorf("unsaferow: record has %d columns, encoder schema has %d: %w", rec.NumCols(), len(e.fields), arrow.ErrInvalid)
 	}
 	for i, f := range e.fields {
 		if dt := rec.Column(i).DataType(); !f.accepts(dt) {
-			return fmt.Errorf("unsaferow: column %d (%s) is %s, encoder schema has %s", i, f.path, dt, e.schema.Field(i).Type)
+			return fmt.Errorf("unsaferow: column %d (%s) is %s, encoder schema has %s: %w", i, f.path, dt, e.schema.Field(i).Type, arrow.ErrInvalid)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
@@ -44,7 +45,7 @@ func ParseFlavor(s string) (Flavor, error) {
 	case "velox":
 		return Velox, nil
 	}
-	return 0, fmt.Errorf("unknown flavor %q (want spark or velox)", s)
+	return 0, fmt.Errorf("unknown flavor %q (want spark or velox): %w", s, arrow.ErrInvalid)
 }
 
 // pkgName prefixes the errors of invalid options.

@@ -30,7 +30,7 @@ func nullCounts(a arrow.Array, out []int) []int {
 // batch's unknown null counts stay unknown (arrow.Array.NullN would store
 // the count it computes, which goroutines encoding one shared batch race
 // on). The unsaferow Encoder's view once did store it; both now view
-// arrays through arrowvec.View.
+// arrays through columnar.View.
 func TestEncodersWriteNothingIntoTheirInput(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
