@@ -29,15 +29,11 @@ type Decoder struct {
 // NewDecoder returns a Decoder for rows of schema. It fails with
 // rowbridge.ErrUnsupportedType for a type CompactRow does not carry.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
-	return rowopt.Build(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
+	return rowopt.BuildPlanned(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
 }
 
-// newDecoder is NewDecoder with its options applied.
-func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
-	plan, err := columnar.NewPlan(schema)
-	if err != nil {
-		return nil, fmt.Errorf("compactrow: %w", err)
-	}
+// newDecoder is NewDecoder of the schema's plan, its options applied.
+func newDecoder(plan *columnar.Plan, cfg *config) (*Decoder, error) {
 	d := &Decoder{plan: plan, mem: cfg.Mem}
 	d.scratch.New = func() any { return newDecodeScratch(plan) }
 	return d, nil

@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
 	"github.com/rowbridge/rowbridge/internal/columnar"
@@ -22,10 +21,8 @@ import (
 // Velox leaves unwritten is zero), and then writes column by column at
 // precomputed per-row cursors, reading the Arrow buffers directly.
 type Encoder struct {
-	schema   *arrow.Schema        // of the batches Encode takes
-	conv     *arrowconv.Converter // nil when the schema's types are the row format's
-	mem      memory.Allocator     // for converted columns
-	plan     *columnar.Plan
+	in       *arrowconv.Input // converts and checks the batches given
+	plan     *columnar.Plan   // of the row schema
 	fixedRow int       // null flags plus the widths of the fixed top-level fields
 	allFixed bool      // every row has size fixedRow
 	writers  sync.Pool // *columnWriter
@@ -45,18 +42,12 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 
 // newEncoder is NewEncoder with its options applied.
 func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
-	conv, err := arrowconv.New(schema, cfg.Truncate)
+	in, err := arrowconv.NewInput(pkgName, schema, cfg.Truncate, cfg.Mem)
 	if err != nil {
-		return nil, fmt.Errorf("compactrow: %w", err)
+		return nil, err
 	}
-	plan, err := columnar.NewPlan(conv.Schema())
-	if err != nil {
-		return nil, fmt.Errorf("compactrow: %w", err)
-	}
-	e := &Encoder{schema: schema, mem: cfg.Mem, plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
-	if !conv.Identity() {
-		e.conv = conv
-	}
+	plan := in.Plan
+	e := &Encoder{in: in, plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
 	for _, f := range plan.Fields {
 		if w := fixedWidth(f); w >= 0 {
 			e.fixedRow += w
@@ -69,12 +60,12 @@ func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
 }
 
 // Schema is the schema of the batches Encode accepts.
-func (e *Encoder) Schema() *arrow.Schema { return e.schema }
+func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
 
 // RowSchema is the schema of the rows: Schema with every column converted
 // to its row-format type (timestamp[us], utf8, list, ...), which is what a
 // Decoder of the rows gives back. It is Schema when nothing converts.
-func (e *Encoder) RowSchema() *arrow.Schema { return e.plan.Schema }
+func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }
 
 // Encode returns the rows of rec in one fresh buffer.
 func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
@@ -84,21 +75,11 @@ func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
 // AppendRows appends the rows of rec to dst, reusing its memory, and
 // returns the extended Rows. On error dst is returned unchanged.
 func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	if e.conv != nil {
-		conv, err := e.conv.Convert(e.mem, rec)
-		if err != nil {
-			var ee *rowbridge.EncodeError
-			if !errors.As(err, &ee) {
-				err = fmt.Errorf("compactrow: %w", err)
-			}
-			return dst, err
-		}
-		defer conv.Release()
-		rec = conv
-	}
-	if err := e.checkSchema(rec); err != nil {
+	rec, err := e.in.Prepare(rec)
+	if err != nil {
 		return dst, err
 	}
+	defer rec.Release()
 	n := int(rec.NumRows())
 	srcs := make([]*source, len(e.plan.Fields))
 	for f, node := range e.plan.Fields {
@@ -134,18 +115,6 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	}
 	w.data = nil
 	return dst, nil
-}
-
-func (e *Encoder) checkSchema(rec arrow.RecordBatch) error {
-	if int(rec.NumCols()) != len(e.plan.Fields) {
-		return fmt.Errorf("compactrow: batch has %d columns, encoder schema has %d: %w", rec.NumCols(), len(e.plan.Fields), arrow.ErrInvalid)
-	}
-	for f, node := range e.plan.Fields {
-		if dt := rec.Column(f).DataType(); !arrow.TypeEqual(dt, node.Type) {
-			return fmt.Errorf("compactrow: column %d (%s) is %s, encoder schema says %s: %w", f, node.Path, dt, node.Type, arrow.ErrInvalid)
-		}
-	}
-	return nil
 }
 
 // rowEnds fills offs[1:n+1] with the end offset of every row, given the

@@ -26,15 +26,11 @@ type Decoder struct {
 // NewDecoder prepares a Decoder for rows of the given schema. It fails with
 // rowbridge.ErrUnsupportedType for types UnsafeRow cannot carry.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
-	return rowopt.Build(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
+	return rowopt.BuildPlanned(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
 }
 
-// newDecoder is NewDecoder with its options applied.
-func newDecoder(schema *arrow.Schema, cfg *config) (*Decoder, error) {
-	plan, err := columnar.NewPlan(schema)
-	if err != nil {
-		return nil, err
-	}
+// newDecoder is NewDecoder of the schema's plan, its options applied.
+func newDecoder(plan *columnar.Plan, cfg *config) (*Decoder, error) {
 	if err := checkMapKeys(plan.Fields); err != nil {
 		return nil, err
 	}

@@ -17,8 +17,7 @@ type encField struct {
 	prec     int32                  // decimal precision
 	limit    *columnar.DecimalLimit // decimal: its node's
 	notNull  bool                   // declared NOT NULL (map keys always are); the null type is exempt
-	dt       arrow.DataType
-	bulk     bool // array elements are a plain copy of the Arrow value bytes
+	bulk     bool                   // array elements are a plain copy of the Arrow value bytes
 	kids     []*encField
 	// Struct kinds: the size of the struct with no variable data, and the
 	// children that do use the variable region.
@@ -27,7 +26,7 @@ type encField struct {
 }
 
 func newEncField(n *columnar.Node, fl Flavor) *encField {
-	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, limit: &n.Limit, dt: n.Type,
+	f := &encField{kind: n.Kind, path: n.Path, width: n.Kind.ValueWidth(), longDec: n.IsLongDecimal(), prec: n.Precision, limit: &n.Limit,
 		notNull: notNull(n)}
 	switch w := n.RowWidth(); {
 	case n.Kind == columnar.KindNull && fl == Spark:
@@ -56,38 +55,6 @@ func newEncField(n *columnar.Node, fl Flavor) *encField {
 		}
 	}
 	return f
-}
-
-// accepts reports whether arrays of type dt can be encoded as f: the same
-// kinds all the way down and the same decimal precision and scale. Unlike
-// arrow.TypeEqual it does not allocate.
-func (f *encField) accepts(dt arrow.DataType) bool {
-	if dt == f.dt {
-		return true
-	}
-	k, err := columnar.KindOf(dt)
-	if err != nil || k != f.kind {
-		return false
-	}
-	switch t := dt.(type) {
-	case *arrow.Decimal128Type:
-		want := f.dt.(*arrow.Decimal128Type)
-		return t.Precision == want.Precision && t.Scale == want.Scale
-	case *arrow.MapType:
-		return f.kids[0].accepts(t.KeyType()) && f.kids[1].accepts(t.ItemType())
-	case *arrow.ListType:
-		return f.kids[0].accepts(t.Elem())
-	case *arrow.StructType:
-		if t.NumFields() != len(f.kids) {
-			return false
-		}
-		for i, c := range f.kids {
-			if !c.accepts(t.Field(i).Type) {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // encView is one Arrow array bound to its encField for the duration of a

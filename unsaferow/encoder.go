@@ -1,17 +1,14 @@
 package unsaferow
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
-	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
@@ -37,9 +34,7 @@ import (
 // An Encoder is safe for concurrent use; its per-call scratch lives in a
 // sync.Pool.
 type Encoder struct {
-	schema *arrow.Schema
-	conv   *arrowconv.Converter // nil when the schema's types are the row format's
-	mem    memory.Allocator     // for converted columns
+	in     *arrowconv.Input // converts and checks the batches given
 	spark  bool
 	fields []*encField // top-level columns
 	header int         // null bitset bytes of a row
@@ -73,18 +68,12 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 // newEncoder is NewEncoder with its options applied.
 func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
 	flavor := Flavor(cfg.Flavor)
-	conv, err := arrowconv.New(schema, cfg.Truncate)
+	in, err := arrowconv.NewInput(pkgName, schema, cfg.Truncate, cfg.Mem)
 	if err != nil {
-		return nil, fmt.Errorf("unsaferow: %w", err)
+		return nil, err
 	}
-	plan, err := columnar.NewPlan(conv.Schema())
-	if err != nil {
-		return nil, fmt.Errorf("unsaferow: %w", err)
-	}
-	e := &Encoder{schema: schema, spark: flavor == Spark, mem: cfg.Mem}
-	if !conv.Identity() {
-		e.conv = conv
-	}
+	plan := in.Plan
+	e := &Encoder{in: in, spark: flavor == Spark}
 	e.fields = make([]*encField, len(plan.Fields))
 	for i, n := range plan.Fields {
 		e.fields[i] = newEncField(n, flavor)
@@ -105,17 +94,12 @@ func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
 }
 
 // Schema is the schema the encoder was made for: that of the batches it encodes.
-func (e *Encoder) Schema() *arrow.Schema { return e.schema }
+func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
 
 // RowSchema is the schema of the rows: Schema with every column converted
 // to its row-format type (timestamp[us], utf8, list, ...), which is what a
 // Decoder of the rows gives back. It is Schema when nothing converts.
-func (e *Encoder) RowSchema() *arrow.Schema {
-	if e.conv != nil {
-		return e.conv.Schema()
-	}
-	return e.schema
-}
+func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }
 
 // Encode encodes every row of rec into a fresh Rows.
 func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
@@ -127,17 +111,11 @@ func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
 // or end at len(dst.Data). On error dst is returned with its original
 // lengths (bytes past them may have been overwritten).
 func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	if e.conv != nil {
-		conv, err := e.conv.Convert(e.mem, rec)
-		if err != nil {
-			return dst, convertError(err)
-		}
-		defer conv.Release()
-		rec = conv
-	}
-	if err := e.check(rec); err != nil {
+	rec, err := e.in.Prepare(rec)
+	if err != nil {
 		return dst, err
 	}
+	defer rec.Release()
 	if len(dst.Offsets) > 0 && dst.Offsets[len(dst.Offsets)-1] != len(dst.Data) {
 		return dst, fmt.Errorf("unsaferow: dst.Offsets does not end at len(dst.Data): %w", arrow.ErrInvalid)
 	}
@@ -214,30 +192,6 @@ func growZeroed(b []byte, n int) []byte {
 	nb := make([]byte, n, max(n, 2*cap(b)))
 	copy(nb, b)
 	return nb
-}
-
-// check verifies that rec's columns have the encoder's types, up to field
-// names and nullability, which do not change the bytes.
-func (e *Encoder) check(rec arrow.RecordBatch) error {
-	if int(rec.NumCols()) != len(e.fields) {
-		return fmt.Errorf("unsaferow: record has %d columns, encoder schema has %d: %w", rec.NumCols(), len(e.fields), arrow.ErrInvalid)
-	}
-	for i, f := range e.fields {
-		if dt := rec.Column(i).DataType(); !f.accepts(dt) {
-			return fmt.Errorf("unsaferow: column %d (%s) is %s, encoder schema has %s: %w", i, f.path, dt, e.schema.Field(i).Type, arrow.ErrInvalid)
-		}
-	}
-	return nil
-}
-
-// convertError prefixes the package to a batch-level conversion error; an
-// EncodeError (naming the row) stays as it is.
-func convertError(err error) error {
-	var ee *rowbridge.EncodeError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return fmt.Errorf("unsaferow: %w", err)
 }
 
 // nullBitsetBytes is the size of an UnsafeRow null bitset for n entries.

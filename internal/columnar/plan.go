@@ -106,3 +106,35 @@ func newNode(dt arrow.DataType, name, path string, nullable bool) (*Node, error)
 	}
 	return n, nil
 }
+
+// Accepts reports whether arrays of type dt can be encoded as n: the same
+// kinds all the way down and the same decimal precision and scale; field
+// names and nullability, which do not change the bytes, may differ. Unlike
+// arrow.TypeEqual it does not allocate.
+func (n *Node) Accepts(dt arrow.DataType) bool {
+	if dt == n.Type {
+		return true
+	}
+	k, err := KindOf(dt)
+	if err != nil || k != n.Kind {
+		return false
+	}
+	switch t := dt.(type) {
+	case *arrow.Decimal128Type:
+		return t.Precision == n.Precision && t.Scale == n.Scale
+	case *arrow.MapType:
+		return n.Children[0].Accepts(t.KeyType()) && n.Children[1].Accepts(t.ItemType())
+	case *arrow.ListType:
+		return n.Children[0].Accepts(t.Elem())
+	case *arrow.StructType:
+		if t.NumFields() != len(n.Children) {
+			return false
+		}
+		for i, c := range n.Children {
+			if !c.Accepts(t.Field(i).Type) {
+				return false
+			}
+		}
+	}
+	return true
+}

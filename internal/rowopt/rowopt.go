@@ -14,6 +14,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // DefaultBatchRows is how many rows a Reader puts in one record batch.
@@ -175,6 +176,31 @@ func Truncate() func(*Config) error {
 		c.Truncate = true
 		return nil
 	}
+}
+
+// Plan resolves schema for a codec of package pkg: a nil schema or a type
+// no row format carries fails, the error prefixed with pkg.
+func Plan(pkg string, schema *arrow.Schema) (*columnar.Plan, error) {
+	plan, err := columnar.NewPlan(schema)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", pkg, err)
+	}
+	return plan, nil
+}
+
+// BuildPlanned is Build of a value made from schema's Plan (a decoder).
+func BuildPlanned[O ~func(*Config) error, T any](pkg string, t Target, schema *arrow.Schema, opts []O,
+	build func(*columnar.Plan, *Config) (T, error)) (T, error) {
+	var zero T
+	cfg, err := Apply(pkg, t, opts)
+	if err != nil {
+		return zero, err
+	}
+	plan, err := Plan(pkg, schema)
+	if err != nil {
+		return zero, err
+	}
+	return build(plan, cfg)
 }
 
 // Build is a codec's constructor: it applies opts for target t and builds

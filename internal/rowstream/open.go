@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
@@ -18,7 +19,7 @@ const ReaderIdleBytes = 256 << 20
 // set one), and returns the codec's Reader type R, which embeds the
 // Reader of r's framed rows.
 func OpenReader[R ~struct{ *Reader }, O ~func(*rowopt.Config) error, D BatchDecoder](pkg string, r io.Reader, schema *arrow.Schema,
-	opts []O, newDec func(*arrow.Schema, *rowopt.Config) (D, error)) (*R, error) {
+	opts []O, newDec func(*columnar.Plan, *rowopt.Config) (D, error)) (*R, error) {
 	cfg, err := rowopt.Apply(pkg, rowopt.ForReader, opts)
 	if err != nil {
 		return nil, err
@@ -26,7 +27,11 @@ func OpenReader[R ~struct{ *Reader }, O ~func(*rowopt.Config) error, D BatchDeco
 	if !cfg.MemSet {
 		cfg.Mem = arrowvec.NewRecyclingAllocator(ReaderIdleBytes)
 	}
-	dec, err := newDec(schema, cfg)
+	plan, err := rowopt.Plan(pkg, schema)
+	if err != nil {
+		return nil, err
+	}
+	dec, err := newDec(plan, cfg)
 	if err != nil {
 		return nil, err
 	}
