@@ -23,9 +23,9 @@ import (
 type Encoder struct {
 	in       *arrowconv.Input // converts and checks the batches given
 	plan     *columnar.Plan   // of the row schema
-	fixedRow int       // null flags plus the widths of the fixed top-level fields
-	allFixed bool      // every row has size fixedRow
-	writers  sync.Pool // *columnWriter
+	fixedRow int              // null flags plus the widths of the fixed top-level fields
+	allFixed bool             // every row has size fixedRow
+	writers  sync.Pool        // *columnWriter
 }
 
 // NewEncoder returns an Encoder for batches of schema. Columns of the Arrow
@@ -59,27 +59,20 @@ func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
 	return e, nil
 }
 
-// Schema is the schema of the batches Encode accepts.
-func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
-
-// RowSchema is the schema of the rows: Schema with every column converted
-// to its row-format type (timestamp[us], utf8, list, ...), which is what a
-// Decoder of the rows gives back. It is Schema when nothing converts.
-func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }
-
 // Encode returns the rows of rec in one fresh buffer.
 func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
 	return e.AppendRows(rowbridge.Rows{}, rec)
 }
 
 // AppendRows appends the rows of rec to dst, reusing its memory, and
-// returns the extended Rows. On error dst is returned unchanged.
+// returns the extended Rows. dst.Offsets must be empty or end at
+// len(dst.Data). On error dst is returned unchanged.
 func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	rec, err := e.in.Prepare(rec)
-	if err != nil {
-		return dst, err
-	}
-	defer rec.Release()
+	return e.in.Append(dst, rec, e.appendRows)
+}
+
+// appendRows is AppendRows of a batch of the row types.
+func (e *Encoder) appendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
 	n := int(rec.NumRows())
 	srcs := make([]*source, len(e.plan.Fields))
 	for f, node := range e.plan.Fields {
@@ -192,3 +185,11 @@ func atRow(err error, r int) error {
 	}
 	return err
 }
+
+// Schema is the schema of the batches Encode accepts.
+func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
+
+// RowSchema is the schema of the rows: Schema with every column converted
+// to its row-format type (timestamp[us], utf8, list, ...), which is what a
+// Decoder of the rows gives back. It is Schema when nothing converts.
+func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }

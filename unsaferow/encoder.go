@@ -93,32 +93,8 @@ func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
 	return e, nil
 }
 
-// Schema is the schema the encoder was made for: that of the batches it encodes.
-func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
-
-// RowSchema is the schema of the rows: Schema with every column converted
-// to its row-format type (timestamp[us], utf8, list, ...), which is what a
-// Decoder of the rows gives back. It is Schema when nothing converts.
-func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }
-
-// Encode encodes every row of rec into a fresh Rows.
-func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	return e.AppendRows(rowbridge.Rows{}, rec)
-}
-
-// AppendRows appends the rows of rec to dst, reusing dst's memory when it
-// has the capacity, and returns the extended Rows. dst.Offsets must be empty
-// or end at len(dst.Data). On error dst is returned with its original
-// lengths (bytes past them may have been overwritten).
-func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	rec, err := e.in.Prepare(rec)
-	if err != nil {
-		return dst, err
-	}
-	defer rec.Release()
-	if len(dst.Offsets) > 0 && dst.Offsets[len(dst.Offsets)-1] != len(dst.Data) {
-		return dst, fmt.Errorf("unsaferow: dst.Offsets does not end at len(dst.Data): %w", arrow.ErrInvalid)
-	}
+// appendRows is AppendRows of a batch of the row types.
+func (e *Encoder) appendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
 	n := int(rec.NumRows())
 	if n == 0 {
 		return dst, nil
@@ -198,3 +174,24 @@ func growZeroed(b []byte, n int) []byte {
 func nullBitsetBytes(n int) int { return (n + 63) / 64 * 8 }
 
 func padTo8(n int) int { return (n + 7) &^ 7 }
+
+// Encode encodes every row of rec into a fresh Rows.
+func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	return e.AppendRows(rowbridge.Rows{}, rec)
+}
+
+// AppendRows appends the rows of rec to dst, reusing dst's memory when it
+// has the capacity, and returns the extended Rows. dst.Offsets must be empty
+// or end at len(dst.Data). On error dst is returned with its original
+// lengths (bytes past them may have been overwritten).
+func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	return e.in.Append(dst, rec, e.appendRows)
+}
+
+// Schema is the schema the encoder was made for: that of the batches it encodes.
+func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
+
+// RowSchema is the schema of the rows: Schema with every column converted
+// to its row-format type (timestamp[us], utf8, list, ...), which is what a
+// Decoder of the rows gives back. It is Schema when nothing converts.
+func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }

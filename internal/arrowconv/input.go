@@ -47,6 +47,22 @@ func (in *Input) Schema() *arrow.Schema { return in.schema }
 // what a Decoder of the rows gives back.
 func (in *Input) RowSchema() *arrow.Schema { return in.Plan.Schema }
 
+// Append is an Encoder's AppendRows: it checks that dst's offsets end at
+// its data, prepares rec (see Prepare) and has encode append the prepared
+// batch's rows to dst. On error dst is returned with its lengths as given.
+func (in *Input) Append(dst rowbridge.Rows, rec arrow.RecordBatch,
+	encode func(rowbridge.Rows, arrow.RecordBatch) (rowbridge.Rows, error)) (rowbridge.Rows, error) {
+	if len(dst.Offsets) > 0 && dst.Offsets[len(dst.Offsets)-1] != len(dst.Data) {
+		return dst, fmt.Errorf("%s: dst.Offsets does not end at len(dst.Data): %w", in.pkg, arrow.ErrInvalid)
+	}
+	rec, err := in.Prepare(rec)
+	if err != nil {
+		return dst, err
+	}
+	defer rec.Release()
+	return encode(dst, rec)
+}
+
 // Prepare returns rec with its columns converted to the row format's types
 // (rec itself, retained, when none need it; the caller releases the
 // result) once their types are checked against the plan. A conversion
