@@ -20,6 +20,7 @@ type rowsCodec struct {
 	encode     func(arrow.RecordBatch) (rowbridge.Rows, error)
 	decode     func([][]byte) (arrow.RecordBatch, error)
 	decodeRows func(rowbridge.Rows) (arrow.RecordBatch, error)
+	appendRows func(rowbridge.Rows, arrow.RecordBatch) (rowbridge.Rows, error)
 }
 
 func rowsCodecs(t *testing.T, schema *arrow.Schema, mem memory.Allocator) []rowsCodec {
@@ -31,7 +32,8 @@ func rowsCodecs(t *testing.T, schema *arrow.Schema, mem memory.Allocator) []rows
 	require.NoError(t, err)
 	cd, err := compactrow.NewDecoder(schema, compactrow.WithAllocator(mem))
 	require.NoError(t, err)
-	return []rowsCodec{{"UnsafeRow", ue.Encode, ud.Decode, ud.DecodeRows}, {"CompactRow", ce.Encode, cd.Decode, cd.DecodeRows}}
+	return []rowsCodec{{"UnsafeRow", ue.Encode, ud.Decode, ud.DecodeRows, ue.AppendRows},
+		{"CompactRow", ce.Encode, cd.Decode, cd.DecodeRows, ce.AppendRows}}
 }
 
 // DecodeRows takes the Rows an Encoder returns and gives the batch Decode
@@ -91,5 +93,23 @@ func TestDecodeRowsAllocatesNoRowSlices(t *testing.T) {
 			b.Release()
 		})
 		require.LessOrEqual(t, decodeRows, decode, "%s: DecodeRows allocates more than Decode of ready slices", c.name)
+	}
+}
+
+// Both Encoders refuse to append to Rows whose offsets do not end at their
+// data (compactrow once appended rows at the wrong offsets), and leave dst
+// as it was.
+func TestAppendRowsRefusesInconsistentRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	rec := testgen.RandomBatch(mem, rand.New(rand.NewSource(3)), schema, 4)
+	defer rec.Release()
+	for _, c := range rowsCodecs(t, schema, mem) {
+		dst := rowbridge.Rows{Data: []byte{1, 2, 3}, Offsets: []int{0, 2}}
+		got, err := c.appendRows(dst, rec)
+		require.ErrorIs(t, err, arrow.ErrInvalid, c.name)
+		require.Contains(t, err.Error(), "dst.Offsets does not end at len(dst.Data)", c.name)
+		require.Equal(t, dst, got, c.name)
 	}
 }
