@@ -13,7 +13,8 @@ import (
 // pkgName prefixes the errors of invalid options.
 const pkgName = "compactrow"
 
-// DefaultBatchRows is how many rows a Reader puts in one record batch.
+// DefaultBatchRows (4096) is how many rows a Reader puts in one record
+// batch.
 const DefaultBatchRows = rowopt.DefaultBatchRows
 
 // Option configures a Decoder, Encoder, Reader or Writer. An option given

@@ -7,7 +7,7 @@ import (
 	"github.com/rowbridge/rowbridge/internal/rowstream"
 )
 
-// ReaderIdleBytes is the most released buffer memory the recycling
+// ReaderIdleBytes (256 MiB) is the most released buffer memory the recycling
 // allocator of a Reader without WithAllocator keeps for reuse. All
 // recycling allocators of the process together keep at most
 // arrowvec.SetProcessIdleLimit's bound (256 MiB unless changed), however
