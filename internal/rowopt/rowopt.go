@@ -102,80 +102,63 @@ func Allocator(mem memory.Allocator) func(*Config) error {
 	}
 }
 
-// Framing sets the stream framing.
-func Framing(f framing.Framing) func(*Config) error {
+// option is an option named name that applies to the constructors to:
+// given elsewhere it fails; given a value bad says is invalid (a message,
+// "" for a valid one) it fails; else set applies it.
+func option(name string, to Target, bad string, set func(*Config)) func(*Config) error {
 	return func(c *Config) error {
-		if err := c.Only("WithFraming", forStreams); err != nil {
+		if err := c.Only(name, to); err != nil {
 			return err
 		}
-		c.Framing = f
+		if bad != "" {
+			return c.Invalid("%s", bad)
+		}
+		set(c)
 		return nil
 	}
+}
+
+// atLeastOne is the message of a count n of unit below 1, "" otherwise.
+func atLeastOne(name string, n int, unit string) string {
+	if n < 1 {
+		return fmt.Sprintf("%s(%d): want at least 1 %s", name, n, unit)
+	}
+	return ""
+}
+
+// Framing sets the stream framing.
+func Framing(f framing.Framing) func(*Config) error {
+	return option("WithFraming", forStreams, "", func(c *Config) { c.Framing = f })
 }
 
 // Codec sets the stream compression.
 func Codec(codec framing.Codec) func(*Config) error {
-	return func(c *Config) error {
-		if err := c.Only("WithCodec", forStreams); err != nil {
-			return err
-		}
-		c.Codec = codec
-		return nil
-	}
+	return option("WithCodec", forStreams, "", func(c *Config) { c.Codec = codec })
 }
 
 // BatchRows sets the most rows of a batch; below 1 is invalid.
 func BatchRows(n int) func(*Config) error {
-	return func(c *Config) error {
-		if err := c.Only("WithBatchRows", ForReader); err != nil {
-			return err
-		}
-		if n < 1 {
-			return c.Invalid("WithBatchRows(%d): want at least 1 row", n)
-		}
-		c.BatchRows = n
-		return nil
-	}
+	return option("WithBatchRows", ForReader, atLeastOne("WithBatchRows", n, "row"), func(c *Config) { c.BatchRows = n })
 }
 
 // Workers sets the decoding goroutines of a Reader; below 1 is invalid.
 func Workers(n int) func(*Config) error {
-	return func(c *Config) error {
-		if err := c.Only("WithWorkers", ForReader); err != nil {
-			return err
-		}
-		if n < 1 {
-			return c.Invalid("WithWorkers(%d): want at least 1 goroutine", n)
-		}
-		c.Workers = n
-		return nil
-	}
+	return option("WithWorkers", ForReader, atLeastOne("WithWorkers", n, "goroutine"), func(c *Config) { c.Workers = n })
 }
 
-// Flavor sets the flavour of an Encoder or Writer; valid says which
-// values are.
+// Flavor sets the flavour (named name) of an Encoder or Writer; valid
+// says whether it is one.
 func Flavor(f uint8, valid bool, name string) func(*Config) error {
-	return func(c *Config) error {
-		if err := c.Only("WithFlavor", forEncoding); err != nil {
-			return err
-		}
-		if !valid {
-			return c.Invalid("WithFlavor(%s): want Spark or Velox", name)
-		}
-		c.Flavor = f
-		return nil
+	bad := ""
+	if !valid {
+		bad = "WithFlavor(" + name + "): want Spark or Velox"
 	}
+	return option("WithFlavor", forEncoding, bad, func(c *Config) { c.Flavor = f })
 }
 
 // Truncate lets an Encoder round lossy values down.
 func Truncate() func(*Config) error {
-	return func(c *Config) error {
-		if err := c.Only("WithTruncate", forEncoding); err != nil {
-			return err
-		}
-		c.Truncate = true
-		return nil
-	}
+	return option("WithTruncate", forEncoding, "", func(c *Config) { c.Truncate = true })
 }
 
 // Plan resolves schema for a codec of package pkg: a nil schema or a type
