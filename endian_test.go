@@ -32,7 +32,7 @@ func TestBigEndianBuildRefused(t *testing.T) {
 
 	// Every package that reads or writes row and Arrow bytes natively
 	// imports this one, directly or not.
-	for _, pkg := range []string{"./arrowvec", "./compactrow", "./unsaferow", "./trycast", "./compute", "./bench"} {
+	for _, pkg := range []string{"./internal/columnar", "./compactrow", "./unsaferow", "./trycast", "./compute", "./bench"} {
 		cmd := exec.Command(goCmd, "list", "-deps", pkg)
 		cmd.Env = append(env, "GOARCH=s390x")
 		out, err := cmd.Output()

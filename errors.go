@@ -9,31 +9,48 @@ package rowbridge
 import (
 	"errors"
 	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // Sentinel causes carried by DecodeError and EncodeError. Test for them with
-// errors.Is.
+// errors.Is. Each wraps arrow.ErrInvalid, as arrow-go's own errors do for
+// bad data, except ErrUnsupportedType, which wraps arrow.ErrNotImplemented;
+// their messages are theirs alone.
 var (
 	// ErrTruncated: the input ends before a value, header or frame it announces.
-	ErrTruncated = errors.New("truncated input")
+	ErrTruncated = invalid("truncated input")
 	// ErrOutOfBounds: an offset or size points outside the enclosing region.
-	ErrOutOfBounds = errors.New("offset out of bounds")
+	ErrOutOfBounds = invalid("offset out of bounds")
 	// ErrCount: an element count is negative, too large, or disagrees with another.
-	ErrCount = errors.New("invalid element count")
+	ErrCount = invalid("invalid element count")
 	// ErrDecimal: a decimal's byte length or value is invalid for its type.
-	ErrDecimal = errors.New("invalid decimal")
+	ErrDecimal = invalid("invalid decimal")
 	// ErrUTF8: a STRING value is not valid UTF-8 (Arrow requires it; declare the column BINARY).
-	ErrUTF8 = errors.New("string is not valid UTF-8 (declare the column BINARY to keep raw bytes)")
+	ErrUTF8 = invalid("string is not valid UTF-8 (declare the column BINARY to keep raw bytes)")
 	// ErrLayout: bytes that cannot be a row of the schema (bad size multiple, bad header, ...).
-	ErrLayout = errors.New("invalid row layout")
+	ErrLayout = invalid("invalid row layout")
 	// ErrUnsupportedType: the Arrow type has no row-format representation.
-	ErrUnsupportedType = errors.New("unsupported type")
+	ErrUnsupportedType error = &cause{"unsupported type", arrow.ErrNotImplemented}
 	// ErrValue: a value cannot be represented in the row format (e.g. out of range).
-	ErrValue = errors.New("value not representable")
+	ErrValue = invalid("value not representable")
 	// ErrInternal: a codec found its own state inconsistent (a bug in
-	// rowbridge, to be reported); no result is returned with it.
-	ErrInternal = errors.New("internal error")
+	// rowbridge, to be reported); no result is returned with it. It wraps
+	// arrow.ErrInvalid: the result would be invalid.
+	ErrInternal = invalid("internal error")
 )
+
+// cause is a sentinel cause: its own message, wrapping an arrow-go
+// sentinel.
+type cause struct {
+	msg  string
+	kind error
+}
+
+func invalid(msg string) error { return &cause{msg, arrow.ErrInvalid} }
+
+func (c *cause) Error() string { return c.msg }
+func (c *cause) Unwrap() error { return c.kind }
 
 // DecodeError reports where decoding failed: the row index within the batch
 // (or stream), the field path (like "m.value.a" or "arr.element"), and the
@@ -58,6 +75,10 @@ func (e *DecodeError) Error() string {
 
 func (e *DecodeError) Unwrap() error { return e.Err }
 
+// Is makes every DecodeError an arrow.ErrInvalid (bytes that are not rows
+// of the schema), whatever its cause.
+func (e *DecodeError) Is(target error) bool { return target == arrow.ErrInvalid }
+
 // EncodeError reports the row and field path whose value could not be encoded.
 type EncodeError struct {
 	Row   int
@@ -74,3 +95,9 @@ func (e *EncodeError) Error() string {
 }
 
 func (e *EncodeError) Unwrap() error { return e.Err }
+
+// Is makes an EncodeError an arrow.ErrInvalid (a value the row format
+// cannot hold), unless its cause is an arrow.ErrNotImplemented.
+func (e *EncodeError) Is(target error) bool {
+	return target == arrow.ErrInvalid && !errors.Is(e.Err, arrow.ErrNotImplemented)
+}

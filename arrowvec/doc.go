@@ -1,11 +1,9 @@
-// Package arrowvec is the columnar assembly layer shared by the row codecs.
+// Package arrowvec holds the Arrow memory allocator that rowbridge's stream
+// Readers decode into: RecyclingAllocator, a memory.Allocator that hands
+// the buffers of released batches out again, within a per-allocator and a
+// process-wide bound on idle memory (SetProcessIdleLimit).
 //
-// A codec walks a Plan (the schema resolved into one Node per field, with its
-// physical Kind and its path for error messages), sizes every output buffer
-// first, allocates each one once with exactly the bytes it needs, fills it,
-// and hands the buffers to the Data constructors here. No array builders are
-// involved, so no per-value dispatch or reallocation happens on the hot path.
-//
-// Ownership: the constructors take over the caller's reference to each
-// buffer and child; the returned ArrayData holds the only references.
+// Pass one to a codec with WithAllocator (unsaferow, compactrow) to share
+// it between Readers or to bound it differently; a Reader without
+// WithAllocator makes its own.
 package arrowvec

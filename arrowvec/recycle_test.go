@@ -1,11 +1,13 @@
 package arrowvec
 
 import (
+	"math"
 	"runtime"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -210,4 +212,41 @@ func TestRecyclingAllocatorDroppedGivesBudgetBack(t *testing.T) {
 		runtime.GC()
 		time.Sleep(time.Millisecond)
 	}
+}
+
+func TestRecyclingAllocatorReuses(t *testing.T) {
+	a := NewRecyclingAllocator(1 << 20)
+	b := a.Allocate(100)
+	require.Len(t, b, 100)
+	assert.Equal(t, 128, cap(b))
+	assert.Zero(t, addr(b)%64, "64-byte aligned")
+	b[0] = 42
+	a.Free(b)
+	assert.Equal(t, int64(128), a.IdleBytes())
+	c := a.Allocate(120)
+	assert.Equal(t, &b[0], &c[0], "same memory handed out again")
+	assert.Zero(t, a.IdleBytes())
+	c = a.Reallocate(1000, c)
+	assert.Equal(t, byte(42), c[0], "contents kept on growth")
+	assert.Len(t, c, 1000)
+	a.Free(c)
+
+	small := NewRecyclingAllocator(100) // cap below one buffer: nothing kept
+	small.Free(small.Allocate(200))
+	assert.Zero(t, small.IdleBytes())
+
+	// through arrow-go: a released buffer comes back
+	buf := columnar.NewBuffer(a, 4000)
+	p := &buf.Bytes()[0]
+	buf.Release()
+	again := columnar.NewBuffer(a, 3000)
+	assert.Equal(t, p, &again.Bytes()[0])
+	again.Release()
+}
+
+// An allocation size beyond the address space panics with a message (a
+// caller's bug) rather than wrap into a small buffer on 32-bit machines.
+func TestRecyclingAllocatorSizeDoesNotWrap(t *testing.T) {
+	a := NewRecyclingAllocator(1 << 20)
+	assert.PanicsWithValue(t, "arrowvec: allocation size overflows int", func() { a.Allocate(math.MaxInt - 8) })
 }

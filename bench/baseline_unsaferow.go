@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // BuilderDecoder is the baseline the columnar decoders are measured against:
@@ -18,13 +18,13 @@ import (
 // only ever fed rows the encoder wrote) and exists for benchmarks only.
 type BuilderDecoder struct {
 	schema *arrow.Schema
-	plan   *arrowvec.Plan
+	plan   *columnar.Plan
 	mem    memory.Allocator
 }
 
 // NewBuilderDecoder prepares the baseline decoder for schema.
 func NewBuilderDecoder(schema *arrow.Schema, mem memory.Allocator) (*BuilderDecoder, error) {
-	plan, err := arrowvec.NewPlan(schema)
+	plan, err := columnar.NewPlan(schema)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +50,7 @@ func bitsetBytes(n int) int { return 8 * ((n + 63) / 64) }
 func isNullBit(region []byte, i int) bool { return region[i>>3]&(1<<(i&7)) != 0 }
 
 // appendStructField appends field i of the struct that starts at base in buf.
-func appendStructField(b array.Builder, n *arrowvec.Node, buf []byte, base, nfields, i int) error {
+func appendStructField(b array.Builder, n *columnar.Node, buf []byte, base, nfields, i int) error {
 	if isNullBit(buf[base:], i) {
 		b.AppendNull()
 		return nil
@@ -61,34 +61,34 @@ func appendStructField(b array.Builder, n *arrowvec.Node, buf []byte, base, nfie
 
 // appendValue appends the non-null value whose 8-byte slot (or fixed element)
 // is at slot; var-width offsets are relative to owner.
-func appendValue(b array.Builder, n *arrowvec.Node, buf []byte, owner, slot int) error {
+func appendValue(b array.Builder, n *columnar.Node, buf []byte, owner, slot int) error {
 	le := binary.LittleEndian
 	word := func() (int, int) {
 		w := le.Uint64(buf[slot:])
 		return owner + int(w>>32), int(uint32(w))
 	}
 	switch n.Kind {
-	case arrowvec.KindNull:
+	case columnar.KindNull:
 		b.AppendNull()
-	case arrowvec.KindBool:
+	case columnar.KindBool:
 		b.(*array.BooleanBuilder).Append(buf[slot] != 0)
-	case arrowvec.KindInt8:
+	case columnar.KindInt8:
 		b.(*array.Int8Builder).Append(int8(buf[slot]))
-	case arrowvec.KindInt16:
+	case columnar.KindInt16:
 		b.(*array.Int16Builder).Append(int16(le.Uint16(buf[slot:])))
-	case arrowvec.KindInt32:
+	case columnar.KindInt32:
 		b.(*array.Int32Builder).Append(int32(le.Uint32(buf[slot:])))
-	case arrowvec.KindDate32:
+	case columnar.KindDate32:
 		b.(*array.Date32Builder).Append(arrow.Date32(le.Uint32(buf[slot:])))
-	case arrowvec.KindInt64:
+	case columnar.KindInt64:
 		b.(*array.Int64Builder).Append(int64(le.Uint64(buf[slot:])))
-	case arrowvec.KindTimestamp:
+	case columnar.KindTimestamp:
 		b.(*array.TimestampBuilder).Append(arrow.Timestamp(le.Uint64(buf[slot:])))
-	case arrowvec.KindFloat32:
+	case columnar.KindFloat32:
 		b.(*array.Float32Builder).Append(math.Float32frombits(le.Uint32(buf[slot:])))
-	case arrowvec.KindFloat64:
+	case columnar.KindFloat64:
 		b.(*array.Float64Builder).Append(math.Float64frombits(le.Uint64(buf[slot:])))
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		db := b.(*array.Decimal128Builder)
 		if !n.IsLongDecimal() {
 			db.Append(decimal128.FromI64(int64(le.Uint64(buf[slot:]))))
@@ -96,13 +96,13 @@ func appendValue(b array.Builder, n *arrowvec.Node, buf []byte, owner, slot int)
 		}
 		off, size := word()
 		db.Append(bigEndianToDecimal(buf[off : off+size]))
-	case arrowvec.KindString:
+	case columnar.KindString:
 		off, size := word()
 		b.(*array.StringBuilder).BinaryBuilder.Append(buf[off : off+size])
-	case arrowvec.KindBinary:
+	case columnar.KindBinary:
 		off, size := word()
 		b.(*array.BinaryBuilder).Append(buf[off : off+size])
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		off, _ := word()
 		sb := b.(*array.StructBuilder)
 		sb.Append(true)
@@ -111,12 +111,12 @@ func appendValue(b array.Builder, n *arrowvec.Node, buf []byte, owner, slot int)
 				return err
 			}
 		}
-	case arrowvec.KindList:
+	case columnar.KindList:
 		off, _ := word()
 		lb := b.(*array.ListBuilder)
 		lb.Append(true)
 		appendArray(lb.ValueBuilder(), n.Children[0], buf, off)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		off, _ := word()
 		mb := b.(*array.MapBuilder)
 		mb.Append(true)
@@ -130,7 +130,7 @@ func appendValue(b array.Builder, n *arrowvec.Node, buf []byte, owner, slot int)
 }
 
 // appendArray appends every element of the UnsafeArrayData at start.
-func appendArray(b array.Builder, el *arrowvec.Node, buf []byte, start int) {
+func appendArray(b array.Builder, el *columnar.Node, buf []byte, start int) {
 	count := int(binary.LittleEndian.Uint64(buf[start:]))
 	header := start + 8 + bitsetBytes(count)
 	width := elementWidth(el)
@@ -143,13 +143,13 @@ func appendArray(b array.Builder, el *arrowvec.Node, buf []byte, start int) {
 	}
 }
 
-func elementWidth(n *arrowvec.Node) int {
+func elementWidth(n *columnar.Node) int {
 	switch n.Kind {
-	case arrowvec.KindBool, arrowvec.KindInt8:
+	case columnar.KindBool, columnar.KindInt8:
 		return 1
-	case arrowvec.KindInt16:
+	case columnar.KindInt16:
 		return 2
-	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
+	case columnar.KindInt32, columnar.KindFloat32, columnar.KindDate32:
 		return 4
 	}
 	return 8

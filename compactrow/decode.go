@@ -7,7 +7,9 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
 )
 
 // Decoder turns CompactRow rows into Arrow record batches of one schema.
@@ -19,7 +21,7 @@ import (
 // column's Arrow buffers at their exact size from those positions, and
 // checks the values themselves (UTF-8, decimal precision) as it copies them.
 type Decoder struct {
-	plan    *arrowvec.Plan
+	plan    *columnar.Plan
 	mem     memory.Allocator
 	scratch sync.Pool // *decodeScratch
 }
@@ -27,21 +29,25 @@ type Decoder struct {
 // NewDecoder returns a Decoder for rows of schema. It fails with
 // rowbridge.ErrUnsupportedType for a type CompactRow does not carry.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
-	plan, err := arrowvec.NewPlan(schema)
-	if err != nil {
-		return nil, fmt.Errorf("compactrow: %w", err)
-	}
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	d := &Decoder{plan: plan, mem: cfg.mem}
+	return rowopt.BuildPlanned(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
+}
+
+// newDecoder is NewDecoder of the schema's plan, its options applied.
+func newDecoder(plan *columnar.Plan, cfg *config) (*Decoder, error) {
+	d := &Decoder{plan: plan, mem: cfg.Mem}
 	d.scratch.New = func() any { return newDecodeScratch(plan) }
 	return d, nil
 }
 
 // Schema is the schema of the batches Decode returns.
 func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
+
+// DecodeRows is Decode of the rows an Encoder returned, taken as they are:
+// no slice per row is made (the row headers Decode needs live in pooled
+// memory).
+func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
+	return rowstream.DecodeRows(d, &rows)
+}
 
 // Decode converts rows (one CompactRow each) into a record batch the caller
 // must release. Bad input yields a *rowbridge.DecodeError naming the row,
@@ -75,7 +81,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 		return nil, fmt.Errorf("compactrow: %w: a value failed its check in the fill pass but the precise pass found none in %d rows",
 			rowbridge.ErrInternal, len(rows))
 	}
-	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
+	return columnar.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
 
 // testHookFilled, when set (by tests only), sees the filler after the fill
@@ -83,31 +89,12 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 var testHookFilled func(*filler)
 
 // varWidth marks a column whose values have no fixed CompactRow width.
-const varWidth = -1
+const varWidth = columnar.VarWidth
 
 // fixedWidth is the number of bytes a value of n takes in a CompactRow
 // struct or array slot, null or not, or varWidth when the value is
 // variable-width (and takes no bytes when null). The encoder shares it.
-func fixedWidth(n *arrowvec.Node) int {
-	switch n.Kind {
-	case arrowvec.KindNull:
-		return 0
-	case arrowvec.KindBool, arrowvec.KindInt8:
-		return 1
-	case arrowvec.KindInt16:
-		return 2
-	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
-		return 4
-	case arrowvec.KindInt64, arrowvec.KindFloat64, arrowvec.KindTimestamp:
-		return 8
-	case arrowvec.KindDecimal:
-		if n.IsLongDecimal() {
-			return 16
-		}
-		return 8
-	}
-	return varWidth
-}
+func fixedWidth(n *columnar.Node) int { return n.RowWidth() }
 
 // nullBytes is the size of the null flags of n >= 0 fields or elements.
 // It is computed unsigned, so a count up to math.MaxInt32 does not
@@ -135,7 +122,7 @@ const (
 // column is the scan-pass record of one schema node. Positions are int32
 // and the slices hold no pointers, so the scratch is cheap to keep.
 type column struct {
-	node  *arrowvec.Node // nil for the row itself
+	node  *columnar.Node // nil for the row itself
 	path  string
 	width int // fixedWidth(node)
 	mode  colMode
@@ -180,7 +167,7 @@ type column struct {
 	check     bool
 	bytesKind bool    // string or binary
 	elems     *column // a list's fixed-width elements, which the scan handles directly
-	decimal   decimalLimit
+	decimal   *columnar.DecimalLimit
 	children  []*column
 }
 
@@ -198,7 +185,7 @@ func (c *column) length() int {
 func (c *column) appendNull() {
 	c.pos = append(c.pos, -1)
 	c.nulls++
-	if c.node.Kind == arrowvec.KindStruct {
+	if c.node.Kind == columnar.KindStruct {
 		// A null struct's fields are null too, keeping child lengths aligned.
 		for _, ch := range c.children {
 			if ch.mode == inPrefix {
@@ -223,35 +210,35 @@ type decodeScratch struct {
 
 func (s *decodeScratch) top() []*column { return s.row.children }
 
-func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
+func newDecodeScratch(plan *columnar.Plan) *decodeScratch {
 	s := &decodeScratch{}
-	var build func(n *arrowvec.Node, aligned, element bool) *column
-	build = func(n *arrowvec.Node, aligned, element bool) *column {
+	var build func(n *columnar.Node, aligned, element bool) *column
+	build = func(n *columnar.Node, aligned, element bool) *column {
 		c := &column{node: n, path: n.Path, width: fixedWidth(n), aligned: aligned,
-			notNull:   !n.Nullable && n.Kind != arrowvec.KindNull,
-			check:     n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindDecimal,
-			bytesKind: n.Kind == arrowvec.KindString || n.Kind == arrowvec.KindBinary}
+			notNull:   !n.Nullable && n.Kind != columnar.KindNull,
+			check:     n.Kind == columnar.KindString || n.Kind == columnar.KindDecimal,
+			bytesKind: n.Kind == columnar.KindString || n.Kind == columnar.KindBinary}
 		if element && c.width >= 0 {
 			c.mode = inArrays
 		}
-		if n.Kind == arrowvec.KindDecimal {
-			c.decimal = newDecimalLimit(n)
+		if n.Kind == columnar.KindDecimal {
+			c.decimal = &n.Limit
 		}
 		s.all = append(s.all, c)
 		switch n.Kind {
-		case arrowvec.KindStruct:
+		case columnar.KindStruct:
 			for _, ch := range n.Children {
 				c.children = append(c.children, build(ch, aligned, false))
 			}
 			c.setPrefix()
-		case arrowvec.KindList, arrowvec.KindMap:
+		case columnar.KindList, columnar.KindMap:
 			for _, ch := range n.Children {
 				c.children = append(c.children, build(ch, false, true))
 			}
-			if n.Kind == arrowvec.KindMap {
+			if n.Kind == columnar.KindMap {
 				c.children[0].key = true
 			}
-			if n.Kind == arrowvec.KindList && c.children[0].width > 0 {
+			if n.Kind == columnar.KindList && c.children[0].width > 0 {
 				// Located through the list's own positions.
 				c.elems, c.children[0].parent = c.children[0], c
 			}
@@ -263,7 +250,7 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 	}
 	for _, c := range s.all {
 		c.outWidth = bufferWidth(c.node)
-		if c.node.Kind == arrowvec.KindStruct {
+		if c.node.Kind == columnar.KindStruct {
 			for _, ch := range c.children[:c.prefix] {
 				c.outWidth = max(c.outWidth, bufferWidth(ch.node))
 			}
@@ -278,7 +265,7 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 		if c.mode == inPrefix {
 			continue // located through its struct
 		}
-		if !c.aligned || c.node.Kind == arrowvec.KindString || c.node.Kind == arrowvec.KindBinary {
+		if !c.aligned || c.node.Kind == columnar.KindString || c.node.Kind == columnar.KindBinary {
 			s.tracked = append(s.tracked, c)
 		}
 		if !c.aligned && c.parent == nil {
@@ -290,11 +277,11 @@ func newDecodeScratch(plan *arrowvec.Plan) *decodeScratch {
 
 // bufferWidth is the most bytes per value that one of the Arrow buffers
 // of a column of n takes (not counting its children's).
-func bufferWidth(n *arrowvec.Node) int64 {
+func bufferWidth(n *columnar.Node) int64 {
 	switch n.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary, arrowvec.KindList, arrowvec.KindMap:
+	case columnar.KindString, columnar.KindBinary, columnar.KindList, columnar.KindMap:
 		return 4 // int32 offsets
-	case arrowvec.KindBool:
+	case columnar.KindBool:
 		return 1 // a bit, counted as a byte
 	}
 	return int64(n.Kind.ValueWidth())

@@ -4,7 +4,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Value checks: strings must be UTF-8 and decimals must fit their declared
@@ -16,20 +16,20 @@ import (
 // layout the scan has checked.
 func (s *scanner) checkValue(c *column, p int) error {
 	switch {
-	case c.node.Kind == arrowvec.KindString:
+	case c.node.Kind == columnar.KindString:
 		n := s.int32At(p)
 		if !utf8.Valid(s.row[p+4 : p+4+n]) {
 			return s.fail(c.path, p, rowbridge.ErrUTF8, "%d-byte value", n)
 		}
 	case c.width == 8:
-		if v := int64(le.Uint64(s.row[p:])); !c.decimal.shortOK(v) {
-			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %d exceeds precision %d", v, c.decimal.precision)
+		if v := int64(le.Uint64(s.row[p:])); !c.decimal.ShortOK(v) {
+			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %d exceeds precision %d", v, c.decimal.Precision)
 		}
 	default:
 		lo, hi := le.Uint64(s.row[p:]), int64(le.Uint64(s.row[p+8:]))
-		if !c.decimal.longOK(hi, lo) {
+		if !c.decimal.LongOK(hi, lo) {
 			return s.fail(c.path, p, rowbridge.ErrDecimal, "unscaled value %s exceeds precision %d",
-				int128String(hi, lo), c.decimal.precision)
+				columnar.Int128String(hi, lo), c.decimal.Precision)
 		}
 	}
 	return nil

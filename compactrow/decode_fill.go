@@ -3,11 +3,10 @@ package compactrow
 import (
 	"encoding/binary"
 	"unicode/utf8"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // The fill pass: every column's buffers are allocated once at their exact
@@ -26,33 +25,33 @@ type filler struct {
 func (f *filler) fill(c *column) arrow.ArrayData {
 	n := c.length()
 	switch c.node.Kind {
-	case arrowvec.KindNull:
-		return arrowvec.NewNullData(n)
-	case arrowvec.KindStruct:
+	case columnar.KindNull:
+		return columnar.NewNullData(n)
+	case columnar.KindStruct:
 		valid, nulls := f.posValidity(c)
 		children := make([]arrow.ArrayData, len(c.children))
 		for i, ch := range c.children {
 			children[i] = f.fill(ch)
 		}
-		return arrowvec.NewStructData(c.node.Type, n, valid, nulls, children)
-	case arrowvec.KindList:
+		return columnar.NewStructData(c.node.Type, n, valid, nulls, children)
+	case columnar.KindList:
 		valid, nulls := f.posValidity(c)
 		if c.elems != nil {
 			offs, elems := f.fillFixedList(c)
-			return arrowvec.NewListData(c.node.Type, n, valid, nulls, offs, elems)
+			return columnar.NewListData(c.node.Type, n, valid, nulls, offs, elems)
 		}
 		offs := f.countOffsets(c)
-		return arrowvec.NewListData(c.node.Type, n, valid, nulls, offs, f.fill(c.children[0]))
-	case arrowvec.KindMap:
+		return columnar.NewListData(c.node.Type, n, valid, nulls, offs, f.fill(c.children[0]))
+	case columnar.KindMap:
 		valid, nulls := f.posValidity(c)
 		offs := f.countOffsets(c) // the key count of each map
 		keys := f.fill(c.children[0])
 		vals := f.fill(c.children[1])
-		return arrowvec.NewMapData(c.node.Type.(*arrow.MapType), n, valid, nulls, offs, keys, vals)
-	case arrowvec.KindString, arrowvec.KindBinary:
+		return columnar.NewMapData(c.node.Type.(*arrow.MapType), n, valid, nulls, offs, keys, vals)
+	case columnar.KindString, columnar.KindBinary:
 		valid, nulls := f.posValidity(c)
 		offs, data := f.fillBinary(c)
-		return arrowvec.NewBinaryData(c.node.Type, n, valid, nulls, offs, data)
+		return columnar.NewBinaryData(c.node.Type, n, valid, nulls, offs, data)
 	}
 	if c.mode == inArrays {
 		return f.fillElements(c)
@@ -66,7 +65,7 @@ func (f *filler) posValidity(c *column) (*memory.Buffer, int) {
 	if c.nulls == 0 {
 		return nil, 0
 	}
-	buf := arrowvec.NewZeroedBuffer(f.mem, nullBytes(len(c.pos)))
+	buf := columnar.NewZeroedBuffer(f.mem, nullBytes(len(c.pos)))
 	bits := buf.Bytes()
 	for i, p := range c.pos {
 		if p >= 0 {
@@ -82,7 +81,7 @@ func (f *filler) newValidity(n, nulls int) (*memory.Buffer, []byte) {
 	if nulls == 0 {
 		return nil, nil
 	}
-	buf := arrowvec.NewBuffer(f.mem, nullBytes(n))
+	buf := columnar.NewBuffer(f.mem, nullBytes(n))
 	bits := buf.Bytes()
 	for i := range bits {
 		bits[i] = 0xff
@@ -95,7 +94,7 @@ func (f *filler) newValidity(n, nulls int) (*memory.Buffer, []byte) {
 
 // countOffsets builds list offsets from the int32 count at each position.
 func (f *filler) countOffsets(c *column) *memory.Buffer {
-	buf, offs := arrowvec.NewOffsets(f.mem, len(c.pos))
+	buf, offs := columnar.NewOffsets(f.mem, len(c.pos))
 	total := int32(0)
 	if c.aligned {
 		for i, p := range c.pos {
@@ -122,8 +121,8 @@ func (f *filler) countOffsets(c *column) *memory.Buffer {
 // Strings are checked on the copy: the buffer is valid UTF-8 and no value
 // starts inside a multi-byte character exactly when every value is valid.
 func (f *filler) fillBinary(c *column) (*memory.Buffer, *memory.Buffer) {
-	obuf, offs := arrowvec.NewOffsets(f.mem, len(c.pos))
-	dbuf := arrowvec.NewBuffer(f.mem, int(c.bytes)) // at most math.MaxInt32: the scan checks it
+	obuf, offs := columnar.NewOffsets(f.mem, len(c.pos))
+	dbuf := columnar.NewBuffer(f.mem, int(c.bytes)) // at most math.MaxInt32: the scan checks it
 	data := dbuf.Bytes()
 	total := 0
 	split := false // some value starts with a continuation byte
@@ -157,7 +156,7 @@ func (f *filler) fillBinary(c *column) (*memory.Buffer, *memory.Buffer) {
 			}
 		}
 	}
-	if c.node.Kind == arrowvec.KindString && (split || !utf8.Valid(data)) {
+	if c.node.Kind == columnar.KindString && (split || !utf8.Valid(data)) {
 		f.bad = true
 	}
 	return obuf, dbuf
@@ -181,28 +180,6 @@ func (c *column) index() index {
 	return index{pos: c.pos, rowEnd: c.rowEnd, aligned: c.aligned}
 }
 
-// word is the Go type of a fixed-width value of 1, 2, 4 or 8 bytes.
-type word interface {
-	~uint8 | ~uint16 | ~uint32 | ~uint64
-}
-
-// load reads the little-endian T at b[p:] (the machine is little-endian,
-// as Arrow buffers are).
-func load[T word](b []byte, p int) T {
-	var z T
-	b = b[p : p+int(unsafe.Sizeof(z))]
-	return *(*T)(unsafe.Pointer(unsafe.SliceData(b)))
-}
-
-// view reinterprets an Arrow buffer (64-byte aligned) as values of T.
-func view[T any](b []byte) []T {
-	var z T
-	if len(b) < int(unsafe.Sizeof(z)) {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/int(unsafe.Sizeof(z)))
-}
-
 // fillFixed builds a boolean or fixed-width atPos or inPrefix column; null
 // slots are zero.
 func (f *filler) fillFixed(c *column) arrow.ArrayData {
@@ -211,33 +188,33 @@ func (f *filler) fillFixed(c *column) arrow.ArrayData {
 	vbuf, valid := f.newValidity(n, nulls)
 	k := c.node.Kind
 	var buf *memory.Buffer
-	if k == arrowvec.KindBool {
-		buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
+	if k == columnar.KindBool {
+		buf = columnar.NewZeroedBuffer(f.mem, nullBytes(n))
 		gatherBools(f.rows, &ix, buf.Bytes(), nulls, valid)
 	} else {
-		buf = arrowvec.NewBuffer(f.mem, n*k.ValueWidth())
+		buf = columnar.NewBuffer(f.mem, n*k.ValueWidth())
 		b := buf.Bytes()
 		switch c.width {
 		case 1:
 			gather(f.rows, &ix, b[:n], nulls, valid)
 		case 2:
-			gather(f.rows, &ix, view[uint16](b)[:n], nulls, valid)
+			gather(f.rows, &ix, columnar.Cast[uint16](b)[:n], nulls, valid)
 		case 4:
-			gather(f.rows, &ix, view[uint32](b)[:n], nulls, valid)
+			gather(f.rows, &ix, columnar.Cast[uint32](b)[:n], nulls, valid)
 		case 8:
-			out := view[uint64](b)
-			if k != arrowvec.KindDecimal {
+			out := columnar.Cast[uint64](b)
+			if k != columnar.KindDecimal {
 				gather(f.rows, &ix, out[:n], nulls, valid)
-			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], nulls, valid, &c.decimal) {
+			} else if !gatherShortDecimals(f.rows, &ix, out[:2*n], nulls, valid, c.decimal) {
 				f.bad = true
 			}
 		default:
-			if !gatherLongDecimals(f.rows, &ix, view[uint64](b)[:2*n], nulls, valid, &c.decimal) {
+			if !gatherLongDecimals(f.rows, &ix, columnar.Cast[uint64](b)[:2*n], nulls, valid, c.decimal) {
 				f.bad = true
 			}
 		}
 	}
-	return arrowvec.NewFixedData(c.node.Type, n, vbuf, nulls, buf)
+	return columnar.NewFixedData(c.node.Type, n, vbuf, nulls, buf)
 }
 
 // The gather loops read one value per entry. Without nulls every entry is
@@ -245,13 +222,13 @@ func (f *filler) fillFixed(c *column) arrow.ArrayData {
 // is tested and null ones get a zero value and a clear validity bit. They
 // share their shape: aligned (entry i in row i) or walking rowEnd.
 
-func gather[T word](rows [][]byte, ix *index, out []T, nulls int, valid []byte) {
+func gather[T columnar.Word](rows [][]byte, ix *index, out []T, nulls int, valid []byte) {
 	rel := ix.rel
 	if nulls == 0 && ix.aligned {
 		pos := ix.pos[:len(out)]
 		rows := rows[:len(out)]
 		for i, p := range pos {
-			out[i] = load[T](rows[i], int(p)+rel)
+			out[i] = columnar.Load[T](rows[i], int(p)+rel)
 		}
 		return
 	}
@@ -264,7 +241,7 @@ func gather[T word](rows [][]byte, ix *index, out []T, nulls int, valid []byte) 
 		}
 		for ; i < end; i++ {
 			if p := int(ix.pos[i]); p >= 0 && row[p+fb]&mask == 0 {
-				out[i] = load[T](row, p+rel)
+				out[i] = columnar.Load[T](row, p+rel)
 				continue
 			}
 			out[i] = 0
@@ -313,12 +290,9 @@ func gatherBools(rows [][]byte, ix *index, bits []byte, nulls int, valid []byte)
 
 // gatherShortDecimals widens each int64 unscaled value to decimal128 (two
 // words per value in out). It reports whether every value fits.
-func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *decimalLimit) bool {
+func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *columnar.DecimalLimit) bool {
 	rel, fb, mask := ix.rel, ix.flagByte, ix.flagMask
-	m := lim.short
-	if !lim.on {
-		m = 1<<63 - 1
-	}
+	m := lim.ShortMax()
 	ok := true
 	i := 0
 	for r, row := range rows {
@@ -328,7 +302,7 @@ func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, vali
 		}
 		for ; i < end; i++ {
 			if p := int(ix.pos[i]); p >= 0 && (nulls == 0 || row[p+fb]&mask == 0) {
-				v := int64(load[uint64](row, p+rel))
+				v := int64(columnar.Load[uint64](row, p+rel))
 				if v > m || v < -m {
 					ok = false
 				}
@@ -344,7 +318,7 @@ func gatherShortDecimals(rows [][]byte, ix *index, out []uint64, nulls int, vali
 
 // gatherLongDecimals copies each int128 (Arrow's own layout) and reports
 // whether every value fits.
-func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *decimalLimit) bool {
+func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid []byte, lim *columnar.DecimalLimit) bool {
 	rel, fb, mask := ix.rel, ix.flagByte, ix.flagMask
 	ok := true
 	i := 0
@@ -355,8 +329,8 @@ func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid
 		}
 		for ; i < end; i++ {
 			if p := int(ix.pos[i]); p >= 0 && (nulls == 0 || row[p+fb]&mask == 0) {
-				lo, hi := load[uint64](row, p+rel), load[uint64](row, p+rel+8)
-				if !lim.longOK(int64(hi), lo) {
+				lo, hi := columnar.Load[uint64](row, p+rel), columnar.Load[uint64](row, p+rel+8)
+				if !lim.LongOK(int64(hi), lo) {
 					ok = false
 				}
 				out[2*i], out[2*i+1] = lo, hi

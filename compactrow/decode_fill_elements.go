@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Fixed-width array elements (inArrays columns) are contiguous after each
@@ -16,7 +16,7 @@ import (
 // elementFill writes the elements of one column, array by array.
 type elementFill struct {
 	c     *column
-	kind  arrowvec.Kind
+	kind  columnar.Kind
 	width int // CompactRow bytes per element
 	aw    int // Arrow bytes per element
 	buf   *memory.Buffer
@@ -40,12 +40,12 @@ func plainArray(out, row []byte, a, at, width int) int {
 
 func (f *filler) newElementFill(c *column) elementFill {
 	ef := elementFill{c: c, kind: c.node.Kind, width: c.width, aw: c.node.Kind.ValueWidth(), ok: true}
-	ef.plain = ef.kind != arrowvec.KindBool && ef.kind != arrowvec.KindDecimal && c.nulls == 0
+	ef.plain = ef.kind != columnar.KindBool && ef.kind != columnar.KindDecimal && c.nulls == 0
 	n := c.length() // c.n*ef.aw fits an int: the scan checks it
-	if ef.kind == arrowvec.KindBool {
-		ef.buf = arrowvec.NewZeroedBuffer(f.mem, nullBytes(n))
+	if ef.kind == columnar.KindBool {
+		ef.buf = columnar.NewZeroedBuffer(f.mem, nullBytes(n))
 	} else {
-		ef.buf = arrowvec.NewBuffer(f.mem, n*ef.aw)
+		ef.buf = columnar.NewBuffer(f.mem, n*ef.aw)
 	}
 	ef.out = ef.buf.Bytes()
 	ef.vbuf, ef.valid = f.newValidity(n, int(c.nulls))
@@ -57,7 +57,7 @@ func (ef *elementFill) finish(f *filler) arrow.ArrayData {
 	if !ef.ok {
 		f.bad = true
 	}
-	return arrowvec.NewFixedData(ef.c.node.Type, ef.c.length(), ef.vbuf, int(ef.c.nulls), ef.buf)
+	return columnar.NewFixedData(ef.c.node.Type, ef.c.length(), ef.vbuf, int(ef.c.nulls), ef.buf)
 }
 
 // array writes the elements of the array at a in row as elements at, at+1,
@@ -68,17 +68,17 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 	src := row[a+4+nb : a+4+nb+m*ef.width]
 	out := ef.out
 	switch {
-	case ef.kind == arrowvec.KindBool:
+	case ef.kind == columnar.KindBool:
 		for j, b := range src {
 			if b != 0 {
 				e := at + j
 				out[e>>3] |= 1 << (e & 7)
 			}
 		}
-	case ef.kind == arrowvec.KindDecimal && ef.width == 8:
-		dst := view[uint64](out[16*at : 16*(at+m)])
+	case ef.kind == columnar.KindDecimal && ef.width == 8:
+		dst := columnar.Cast[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
-			v := int64(load[uint64](src, 8*j))
+			v := int64(columnar.Load[uint64](src, 8*j))
 			dst[2*j], dst[2*j+1] = uint64(v), uint64(v>>63)
 		}
 	default:
@@ -87,13 +87,13 @@ func (ef *elementFill) array(row []byte, a, at int) int {
 	if ef.valid != nil {
 		ef.nulls(row[a+4:a+4+nb], m, at)
 	}
-	if ef.kind == arrowvec.KindDecimal {
+	if ef.kind == columnar.KindDecimal {
 		// After the null slots are zeroed: a null element's bytes are not
 		// a value, and must not fail the check (the precise pass skips
 		// them too).
-		dst := view[uint64](out[16*at : 16*(at+m)])
+		dst := columnar.Cast[uint64](out[16*at : 16*(at+m)])
 		for j := range m {
-			if !ef.c.decimal.longOK(int64(dst[2*j+1]), dst[2*j]) {
+			if !ef.c.decimal.LongOK(int64(dst[2*j+1]), dst[2*j]) {
 				ef.ok = false
 			}
 		}
@@ -111,7 +111,7 @@ func (ef *elementFill) nulls(flags []byte, m, at int) {
 			}
 			e := at + j
 			ef.valid[e>>3] &^= 1 << (e & 7)
-			if ef.kind == arrowvec.KindBool {
+			if ef.kind == columnar.KindBool {
 				ef.out[e>>3] &^= 1 << (e & 7)
 			} else {
 				clear(ef.out[ef.aw*e : ef.aw*(e+1)])
@@ -129,9 +129,9 @@ func plainWords(o64 []uint64, out, row []byte, a, at int) int {
 	if m > 1 || len(row) < 8 {
 		return plainArray(out, row, a, at, 8)
 	}
-	j := min(at, len(o64)-1)                     // at itself when there is an element
-	v := load[uint64](row, min(a+5, len(row)-8)) // the element, after one flag byte
-	keep := uint64(m) - 1                        // all ones when empty
+	j := min(at, len(o64)-1)                              // at itself when there is an element
+	v := columnar.Load[uint64](row, min(a+5, len(row)-8)) // the element, after one flag byte
+	keep := uint64(m) - 1                                 // all ones when empty
 	o64[j] = v&^keep | o64[j]&keep
 	return m
 }
@@ -156,7 +156,7 @@ func (f *filler) fillElements(c *column) arrow.ArrayData {
 // fillFixedList builds the offsets and the elements of a list of
 // fixed-width elements in one pass over the list's positions.
 func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
-	obuf, offs := arrowvec.NewOffsets(f.mem, len(c.pos))
+	obuf, offs := columnar.NewOffsets(f.mem, len(c.pos))
 	ef := f.newElementFill(c.elems)
 	out, width, plain := ef.out, ef.width, ef.plain
 	at := 0
@@ -173,7 +173,7 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 			offs[i] = int32(at)
 		}
 	} else {
-		o64 := view[uint64](out)
+		o64 := columnar.Cast[uint64](out)
 		words := plain && width == 8 && len(o64) > 0
 		i := 0
 		for r, row := range f.rows {

@@ -8,7 +8,7 @@ import (
 	"slices"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // scanRows runs the scan pass over every row. It checks the layout only;
@@ -276,7 +276,7 @@ func (s *scanner) fieldsFrom(cols []*column, first, flagsAt, p, end int) (int, e
 		case c.elems != nil:
 			c.pos = append(c.pos, int32(p))
 			p, err = s.fixedElements(c.elems, p, end, c.path)
-		case c.node.Kind == arrowvec.KindStruct:
+		case c.node.Kind == columnar.KindStruct:
 			c.pos = append(c.pos, int32(p))
 			p, err = s.fields(c, p, end)
 		default:
@@ -308,10 +308,10 @@ func (s *scanner) bytesValue(c *column, p, end int) (int, bool) {
 // value scans one non-null value of c at p and returns the position after it.
 func (s *scanner) value(c *column, p, end int) (int, error) {
 	switch c.node.Kind {
-	case arrowvec.KindNull:
+	case columnar.KindNull:
 		c.appendNull() // UNKNOWN is null whatever its flag says; it has no bytes
 		return p, nil
-	case arrowvec.KindString, arrowvec.KindBinary:
+	case columnar.KindString, columnar.KindBinary:
 		if 4 > end-p {
 			return 0, s.short(c.path, p, end, 4, "length")
 		}
@@ -327,10 +327,10 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 		c.pos = append(c.pos, int32(p))
 		c.bytes += int64(n)
 		return p + 4 + n, nil
-	case arrowvec.KindList:
+	case columnar.KindList:
 		c.pos = append(c.pos, int32(p))
 		return s.array(c.children[0], p, end, c.path)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		c.pos = append(c.pos, int32(p))
 		keys, vals := c.children[0], c.children[1]
 		q, err := s.array(keys, p, end, keys.path)
@@ -344,7 +344,7 @@ func (s *scanner) value(c *column, p, end int) (int, error) {
 			return 0, s.fail(vals.path, q, rowbridge.ErrCount, "%d values for %d keys", nv, nk)
 		}
 		return s.array(vals, q, end, vals.path)
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		c.pos = append(c.pos, int32(p))
 		return s.fields(c, p, end)
 	}
@@ -413,7 +413,7 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	// The least each element takes, checked before anything is sized by n
 	// (in 64 bits: 4*n overflows an int on 32-bit machines).
 	need := int64(nb)
-	if e.width == varWidth && e.node.Kind != arrowvec.KindString && e.node.Kind != arrowvec.KindBinary && n > 0 {
+	if e.width == varWidth && e.node.Kind != columnar.KindString && e.node.Kind != columnar.KindBinary && n > 0 {
 		need += 4 + 4*int64(n) // serializedSize + offset table
 	}
 	if need > int64(end-q) {
@@ -427,7 +427,7 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 		}
 	}
 
-	if e.node.Kind == arrowvec.KindNull {
+	if e.node.Kind == columnar.KindNull {
 		// VOID is exempt from NOT NULL (its values are null whatever the
 		// declaration says), except as map keys: Arrow cannot hold null keys.
 		if e.key && n > 0 {

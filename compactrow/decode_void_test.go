@@ -5,7 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/stretchr/testify/require"
 )
 
@@ -39,17 +39,17 @@ func TestRoundTripVoidNotNull(t *testing.T) {
 	t.Run("MAP<INT, VOID NOT NULL>", func(t *testing.T) {
 		// arrow-go's MapBuilder cannot build a NOT NULL item; assemble it.
 		// Rows: {1: null, 2: null}, {}, null.
-		keys := arrowvec.NewBuffer(mem, 8)
+		keys := columnar.NewBuffer(mem, 8)
 		copy(keys.Bytes(), []byte{1, 0, 0, 0, 2, 0, 0, 0})
-		keyData := arrowvec.NewFixedData(arrow.PrimitiveTypes.Int32, 2, nil, 0, keys)
-		offs, o := arrowvec.NewOffsets(mem, 3)
+		keyData := columnar.NewFixedData(arrow.PrimitiveTypes.Int32, 2, nil, 0, keys)
+		offs, o := columnar.NewOffsets(mem, 3)
 		o[1], o[2], o[3] = 2, 2, 2
-		var v arrowvec.Validity
+		var v columnar.Validity
 		v.Reset(mem, 3)
 		v.SetNull(2)
 		valid, nulls := v.Finish()
-		m := arrowvec.NewMapData(mapVoid, 3, valid, nulls, offs, keyData, arrowvec.NewNullData(2))
-		rec := arrowvec.NewRecordBatch(fields(nf("m", mapVoid)), 3, []arrow.ArrayData{m})
+		m := columnar.NewMapData(mapVoid, 3, valid, nulls, offs, keyData, columnar.NewNullData(2))
+		rec := columnar.NewRecordBatch(fields(nf("m", mapVoid)), 3, []arrow.ArrayData{m})
 		defer rec.Release()
 		rows := roundTrip(t, mem, rec)
 		require.Equal(t, 3, rows.Len())

@@ -8,10 +8,10 @@ import (
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/columnar"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
 // Encoder turns Arrow record batches into CompactRow rows byte-identical to
@@ -21,13 +21,11 @@ import (
 // Velox leaves unwritten is zero), and then writes column by column at
 // precomputed per-row cursors, reading the Arrow buffers directly.
 type Encoder struct {
-	schema   *arrow.Schema        // of the batches Encode takes
-	conv     *arrowconv.Converter // nil when the schema's types are the row format's
-	mem      memory.Allocator     // for converted columns
-	plan     *arrowvec.Plan
-	fixedRow int       // null flags plus the widths of the fixed top-level fields
-	allFixed bool      // every row has size fixedRow
-	writers  sync.Pool // *columnWriter
+	in       *arrowconv.Input // converts and checks the batches given
+	plan     *columnar.Plan   // of the row schema
+	fixedRow int              // null flags plus the widths of the fixed top-level fields
+	allFixed bool             // every row has size fixedRow
+	writers  sync.Pool        // *columnWriter
 }
 
 // NewEncoder returns an Encoder for batches of schema. Columns of the Arrow
@@ -36,26 +34,20 @@ type Encoder struct {
 // float16, date64, other decimal widths, other list layouts) are converted
 // column by column before encoding, as RowSchema says; see WithTruncate for
 // values a conversion would lose. It fails with rowbridge.ErrUnsupportedType
-// for a type CompactRow has no counterpart for. Options other than the
-// allocator (used for converted columns) and WithTruncate do not apply to
-// encoding.
+// for a type CompactRow has no counterpart for. The options that apply are
+// WithAllocator (for converted columns) and WithTruncate.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	cfg, err := newConfig(opts)
+	return rowopt.Build(pkgName, rowopt.ForEncoder, schema, opts, newEncoder)
+}
+
+// newEncoder is NewEncoder with its options applied.
+func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
+	in, err := arrowconv.NewInput(pkgName, schema, cfg.Truncate, cfg.Mem)
 	if err != nil {
 		return nil, err
 	}
-	conv, err := arrowconv.New(schema, cfg.truncate)
-	if err != nil {
-		return nil, fmt.Errorf("compactrow: %w", err)
-	}
-	plan, err := arrowvec.NewPlan(conv.Schema())
-	if err != nil {
-		return nil, fmt.Errorf("compactrow: %w", err)
-	}
-	e := &Encoder{schema: schema, mem: cfg.mem, plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
-	if !conv.Identity() {
-		e.conv = conv
-	}
+	plan := in.Plan
+	e := &Encoder{in: in, plan: plan, fixedRow: nullBytes(len(plan.Fields)), allFixed: true}
 	for _, f := range plan.Fields {
 		if w := fixedWidth(f); w >= 0 {
 			e.fixedRow += w
@@ -67,41 +59,24 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	return e, nil
 }
 
-// Schema is the schema of the batches Encode accepts.
-func (e *Encoder) Schema() *arrow.Schema { return e.schema }
-
-// RowSchema is the schema of the rows: Schema with every column converted
-// to its row-format type (timestamp[us], utf8, list, ...), which is what a
-// Decoder of the rows gives back. It is Schema when nothing converts.
-func (e *Encoder) RowSchema() *arrow.Schema { return e.plan.Schema }
-
 // Encode returns the rows of rec in one fresh buffer.
 func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
 	return e.AppendRows(rowbridge.Rows{}, rec)
 }
 
 // AppendRows appends the rows of rec to dst, reusing its memory, and
-// returns the extended Rows. On error dst is returned unchanged.
+// returns the extended Rows. dst.Offsets must be empty or end at
+// len(dst.Data). On error dst is returned unchanged.
 func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	if e.conv != nil {
-		conv, err := e.conv.Convert(e.mem, rec)
-		if err != nil {
-			var ee *rowbridge.EncodeError
-			if !errors.As(err, &ee) {
-				err = fmt.Errorf("compactrow: %w", err)
-			}
-			return dst, err
-		}
-		defer conv.Release()
-		rec = conv
-	}
-	if err := e.checkSchema(rec); err != nil {
-		return dst, err
-	}
+	return e.in.Append(dst, rec, e.appendRows)
+}
+
+// appendRows is AppendRows of a batch of the row types.
+func (e *Encoder) appendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
 	n := int(rec.NumRows())
 	srcs := make([]*source, len(e.plan.Fields))
 	for f, node := range e.plan.Fields {
-		srcs[f] = newSource(node, rec.Column(f).Data(), 0)
+		srcs[f] = newSource(node, rec.Column(f).Data())
 	}
 
 	orig := dst
@@ -135,18 +110,6 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	return dst, nil
 }
 
-func (e *Encoder) checkSchema(rec arrow.RecordBatch) error {
-	if int(rec.NumCols()) != len(e.plan.Fields) {
-		return fmt.Errorf("compactrow: batch has %d columns, encoder schema has %d", rec.NumCols(), len(e.plan.Fields))
-	}
-	for f, node := range e.plan.Fields {
-		if dt := rec.Column(f).DataType(); !arrow.TypeEqual(dt, node.Type) {
-			return fmt.Errorf("compactrow: column %d (%s) is %s, encoder schema says %s", f, node.Path, dt, node.Type)
-		}
-	}
-	return nil
-}
-
 // rowEnds fills offs[1:n+1] with the end offset of every row, given the
 // start offset of the first in offs[0].
 func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
@@ -165,7 +128,7 @@ func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
 			continue
 		}
 		for r := range sizes {
-			if s.isValid(r) {
+			if s.IsValid(r) {
 				sizes[r] += s.size(r)
 			}
 		}
@@ -184,28 +147,28 @@ func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
 // kinds it does not handle.
 func copyColumn(s *source, data []byte, cur []int) bool {
 	switch w := s.width; {
-	case s.node.Kind == arrowvec.KindBool || s.node.Kind == arrowvec.KindDecimal || w <= 0:
+	case s.node.Kind == columnar.KindBool || s.node.Kind == columnar.KindDecimal || w <= 0:
 		return false
 	case w == 1:
-		vals := s.values[s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			data[p] = vals[r]
 			cur[r] = p + 1
 		}
 	case w == 2:
-		vals := s.values[2*s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			le.PutUint16(data[p:], le.Uint16(vals[2*r:]))
 			cur[r] = p + 2
 		}
 	case w == 4:
-		vals := s.values[4*s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			le.PutUint32(data[p:], le.Uint32(vals[4*r:]))
 			cur[r] = p + 4
 		}
 	default:
-		vals := s.values[8*s.off:]
+		vals := s.Values
 		for r, p := range cur {
 			le.PutUint64(data[p:], le.Uint64(vals[8*r:]))
 			cur[r] = p + 8
@@ -222,3 +185,11 @@ func atRow(err error, r int) error {
 	}
 	return err
 }
+
+// Schema is the schema of the batches Encode accepts.
+func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
+
+// RowSchema is the schema of the rows: Schema with every column converted
+// to its row-format type (timestamp[us], utf8, list, ...), which is what a
+// Decoder of the rows gives back. It is Schema when nothing converts.
+func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }

@@ -1,6 +1,6 @@
 package compactrow
 
-import "github.com/rowbridge/rowbridge/arrowvec"
+import "github.com/rowbridge/rowbridge/internal/columnar"
 
 // columnWriter writes the values of one column for every row before moving
 // to the next column, at per-row cursors. Fields of top-level structs are
@@ -34,14 +34,14 @@ func (w *columnWriter) column(s *source, f int, flagAt []int, all bool) error {
 	flag, fb := byte(1)<<(f&7), f>>3
 	data, cur := w.data, w.cur
 	switch {
-	case s.node.Kind == arrowvec.KindStruct:
+	case s.node.Kind == columnar.KindStruct:
 		return w.structColumn(s, f, flagAt, all)
 	case s.width < 0:
 		var err error
 		for r, p := range cur {
 			switch {
 			case flagAt[r] < 0:
-			case !s.isValid(r):
+			case !s.IsValid(r):
 				if s.notNull {
 					return atRow(s.nullError(), r)
 				}
@@ -53,14 +53,14 @@ func (w *columnWriter) column(s *source, f int, flagAt []int, all bool) error {
 			}
 		}
 		return nil
-	case all && s.valid == nil && copyColumn(s, data, cur):
+	case all && s.Valid == nil && copyColumn(s, data, cur):
 		return nil
 	}
 	for r, p := range cur {
 		if flagAt[r] < 0 {
 			continue
 		}
-		if !s.isValid(r) {
+		if !s.IsValid(r) {
 			if s.notNull {
 				return atRow(s.nullError(), r)
 			}
@@ -90,7 +90,7 @@ func (w *columnWriter) structColumn(s *source, f int, flagAt []int, all bool) er
 		switch {
 		case flagAt[r] < 0:
 			starts[r] = -1
-		case !s.isValid(r):
+		case !s.IsValid(r):
 			if s.notNull {
 				return atRow(s.nullError(), r)
 			}

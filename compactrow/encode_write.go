@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Sizes and writers for single values. size and write take a non-null
@@ -15,12 +15,12 @@ import (
 // size is the encoded size of non-null variable-width value i.
 func (s *source) size(i int) int {
 	switch s.node.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
-		return 4 + int(s.offsets[s.off+i+1]-s.offsets[s.off+i])
-	case arrowvec.KindList:
+	case columnar.KindString, columnar.KindBinary:
+		return 4 + int(s.Offsets[i+1]-s.Offsets[i])
+	case columnar.KindList:
 		start, n := s.span(i)
 		return s.children[0].arraySize(start, n)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := s.span(i)
 		return s.children[0].arraySize(start, n) + s.children[1].arraySize(start, n)
 	}
@@ -28,7 +28,7 @@ func (s *source) size(i int) int {
 	for _, c := range s.children {
 		if c.width >= 0 {
 			size += c.width
-		} else if c.isValid(i) {
+		} else if c.IsValid(i) {
 			size += c.size(i)
 		}
 	}
@@ -41,12 +41,12 @@ func (s *source) arraySize(start, n int) int {
 	switch {
 	case s.width >= 0:
 		return size + n*s.width
-	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
-		if s.valid == nil {
-			return size + 4*n + int(s.offsets[s.off+start+n]-s.offsets[s.off+start])
+	case s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary:
+		if s.Valid == nil {
+			return size + 4*n + int(s.Offsets[start+n]-s.Offsets[start])
 		}
 		for j := start; j < start+n; j++ {
-			if s.isValid(j) {
+			if s.IsValid(j) {
 				size += s.size(j)
 			}
 		}
@@ -56,7 +56,7 @@ func (s *source) arraySize(start, n int) int {
 	}
 	size += 4 + 4*n // serializedSize and offset table
 	for j := start; j < start+n; j++ {
-		if s.isValid(j) {
+		if s.IsValid(j) {
 			size += s.size(j)
 		}
 	}
@@ -66,14 +66,14 @@ func (s *source) arraySize(start, n int) int {
 // write writes non-null variable-width value i at p.
 func (s *source) write(i int, buf []byte, p int) (int, error) {
 	switch s.node.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
-		a, b := s.offsets[s.off+i], s.offsets[s.off+i+1]
+	case columnar.KindString, columnar.KindBinary:
+		a, b := s.Offsets[i], s.Offsets[i+1]
 		le.PutUint32(buf[p:], uint32(b-a))
-		return p + 4 + copy(buf[p+4:], s.data[a:b]), nil
-	case arrowvec.KindList:
+		return p + 4 + copy(buf[p+4:], s.Data[a:b]), nil
+	case columnar.KindList:
 		start, n := s.span(i)
 		return s.children[0].writeArray(start, n, buf, p)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := s.span(i)
 		p, err := s.children[0].writeArray(start, n, buf, p)
 		if err != nil {
@@ -90,7 +90,7 @@ func (s *source) writeStruct(i int, buf []byte, p int) (int, error) {
 	var err error
 	for k, c := range s.children {
 		switch {
-		case !c.isValid(i):
+		case !c.IsValid(i):
 			if c.notNull {
 				return 0, c.nullError()
 			}
@@ -123,17 +123,17 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		// Arrow's values are the CompactRow slots: one copy, then the
 		// null slots are zeroed back (Velox writes them as zero).
 		w := s.width
-		if s.node.Kind == arrowvec.KindDecimal {
+		if s.node.Kind == columnar.KindDecimal {
 			for j := range n {
-				if s.isValid(start+j) && !s.decimal.longOK(int64(le.Uint64(s.values[16*(s.off+start+j)+8:])), le.Uint64(s.values[16*(s.off+start+j):])) {
-					return 0, s.precisionError(s.off + start + j)
+				if s.IsValid(start+j) && !s.decimal.LongOK(int64(le.Uint64(s.Values[16*(start+j)+8:])), le.Uint64(s.Values[16*(start+j):])) {
+					return 0, s.precisionError(start + j)
 				}
 			}
 		}
-		copy(buf[p:p+n*w], s.values[(s.off+start)*w:])
-		if s.valid != nil {
+		copy(buf[p:p+n*w], s.Values[start*w:])
+		if s.Valid != nil {
 			for j := range n {
-				if !s.isValid(start + j) {
+				if !s.IsValid(start + j) {
 					if s.notNull {
 						return 0, s.nullError()
 					}
@@ -145,7 +145,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 		return p + n*w, nil
 	case s.width >= 0:
 		for j := range n {
-			if !s.isValid(start + j) {
+			if !s.IsValid(start + j) {
 				if s.notNull {
 					return 0, s.nullError()
 				}
@@ -155,9 +155,9 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 			}
 		}
 		return p + n*s.width, nil
-	case s.node.Kind == arrowvec.KindString || s.node.Kind == arrowvec.KindBinary:
+	case s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary:
 		for j := range n {
-			if !s.isValid(start + j) {
+			if !s.IsValid(start + j) {
 				if s.notNull {
 					return 0, s.nullError()
 				}
@@ -173,7 +173,7 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	table := p + 4
 	cur := table + 4*n
 	for j := range n {
-		if !s.isValid(start + j) {
+		if !s.IsValid(start + j) {
 			if s.notNull {
 				return 0, s.nullError()
 			}
@@ -191,45 +191,44 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 
 // putFixed writes non-null fixed-width value i at the start of dst.
 func (s *source) putFixed(i int, dst []byte) error {
-	j := s.off + i
 	switch s.node.Kind {
-	case arrowvec.KindBool:
-		if s.values[j>>3]&(1<<(j&7)) != 0 {
+	case columnar.KindBool:
+		if s.Bool(i) {
 			dst[0] = 1
 		}
-	case arrowvec.KindInt8:
-		dst[0] = s.values[j]
-	case arrowvec.KindInt16:
-		copy(dst[:2], s.values[2*j:])
-	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
-		copy(dst[:4], s.values[4*j:])
-	case arrowvec.KindInt64, arrowvec.KindFloat64, arrowvec.KindTimestamp:
-		copy(dst[:8], s.values[8*j:])
-	case arrowvec.KindDecimal:
-		lo, hi := le.Uint64(s.values[16*j:]), le.Uint64(s.values[16*j+8:])
+	case columnar.KindInt8:
+		dst[0] = s.Values[i]
+	case columnar.KindInt16:
+		copy(dst[:2], s.Values[2*i:])
+	case columnar.KindInt32, columnar.KindFloat32, columnar.KindDate32:
+		copy(dst[:4], s.Values[4*i:])
+	case columnar.KindInt64, columnar.KindFloat64, columnar.KindTimestamp:
+		copy(dst[:8], s.Values[8*i:])
+	case columnar.KindDecimal:
+		lo, hi := le.Uint64(s.Values[16*i:]), le.Uint64(s.Values[16*i+8:])
 		if s.width == 16 {
-			if !s.decimal.longOK(int64(hi), lo) {
-				return s.precisionError(j)
+			if !s.decimal.LongOK(int64(hi), lo) {
+				return s.precisionError(i)
 			}
-			copy(dst[:16], s.values[16*j:])
+			copy(dst[:16], s.Values[16*i:])
 			return nil
 		}
 		if hi != uint64(int64(lo)>>63) {
 			return &rowbridge.EncodeError{Field: s.node.Path,
 				Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value does not fit in 64 bits", rowbridge.ErrValue, s.node.Precision, s.node.Scale)}
 		}
-		if !s.decimal.shortOK(int64(lo)) {
-			return s.precisionError(j)
+		if !s.decimal.ShortOK(int64(lo)) {
+			return s.precisionError(i)
 		}
 		le.PutUint64(dst, lo)
 	}
 	return nil
 }
 
-// precisionError reports a decimal at buffer index j with more digits
+// precisionError reports decimal j with more digits
 // than its precision allows.
 func (s *source) precisionError(j int) error {
-	v := int128String(int64(le.Uint64(s.values[16*j+8:])), le.Uint64(s.values[16*j:]))
+	v := columnar.Int128String(int64(le.Uint64(s.Values[16*j+8:])), le.Uint64(s.Values[16*j:]))
 	return &rowbridge.EncodeError{Field: s.node.Path,
 		Err: fmt.Errorf("%w: decimal(%d,%d) unscaled value %s exceeds the precision", rowbridge.ErrValue, s.node.Precision, s.node.Scale, v)}
 }
@@ -239,9 +238,9 @@ func (s *source) precisionError(j int) error {
 // into bits, or short decimals, which Arrow widens to 16 bytes).
 func (s *source) sameBytes() bool {
 	switch s.node.Kind {
-	case arrowvec.KindBool, arrowvec.KindNull:
+	case columnar.KindBool, columnar.KindNull:
 		return false
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		return s.width == 16
 	}
 	return true

@@ -5,86 +5,45 @@
 package compactrow
 
 import (
-	"fmt"
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
 // pkgName prefixes the errors of invalid options.
 const pkgName = "compactrow"
 
-// DefaultBatchRows is how many rows a Reader puts in one record batch.
-const DefaultBatchRows = 4096
+// DefaultBatchRows (4096) is how many rows a Reader puts in one record
+// batch.
+const DefaultBatchRows = rowopt.DefaultBatchRows
 
-// Option configures a Decoder, Encoder, Reader or Writer.
-type Option func(*config)
+// Option configures a Decoder, Encoder, Reader or Writer. An option given
+// an invalid value (WithBatchRows(0)), or given to a constructor it does
+// not apply to (WithBatchRows to NewEncoder; each option's comment says
+// where it applies), makes the constructor fail with an error wrapping
+// arrow.ErrInvalid.
+type Option func(*config) error
 
-type config struct {
-	mem       memory.Allocator
-	framing   framing.Framing
-	codec     framing.Codec
-	batchRows int
-	workers   int
-	memSet    bool  // WithAllocator was given
-	truncate  bool  // WithTruncate was given
-	err       error // the first option given an invalid value
-}
-
-// newConfig applies opts; an option given an invalid value makes the
-// constructor fail with an error wrapping arrow.ErrInvalid.
-func newConfig(opts []Option) (config, error) {
-	c := config{mem: memory.DefaultAllocator, batchRows: DefaultBatchRows, workers: 1}
-	for _, o := range opts {
-		if o == nil {
-			return c, fmt.Errorf("%s: a nil Option: %w", pkgName, arrow.ErrInvalid)
-		}
-		o(&c)
-	}
-	return c, c.err
-}
-
-// invalid records the first invalid option value.
-func (c *config) invalid(format string, args ...any) {
-	if c.err == nil {
-		c.err = fmt.Errorf("%s: %s: %w", pkgName, fmt.Sprintf(format, args...), arrow.ErrInvalid)
-	}
-}
+type config = rowopt.Config
 
 // WithAllocator sets the allocator for Arrow buffers (default
 // memory.DefaultAllocator; a Reader's default recycles, see NewReader).
 // A nil allocator is an error from the constructor.
-func WithAllocator(mem memory.Allocator) Option {
-	return func(c *config) {
-		if mem == nil {
-			c.invalid("WithAllocator(nil): want an allocator")
-			return
-		}
-		c.mem, c.memSet = mem, true
-	}
-}
+func WithAllocator(mem memory.Allocator) Option { return Option(rowopt.Allocator(mem)) }
 
-// WithFraming sets the stream framing for Reader and Writer (default framing.Spark).
-func WithFraming(f framing.Framing) Option { return func(c *config) { c.framing = f } }
+// WithFraming sets the stream framing of a Reader or Writer (default framing.Spark).
+func WithFraming(f framing.Framing) Option { return Option(rowopt.Framing(f)) }
 
-// WithCodec sets the compression for Reader and Writer (default
+// WithCodec sets the compression of a Reader or Writer (default
 // framing.None): of Velox row groups, or in the Spark framing Spark's codec
 // stream around the records (framing.LZ4, Snappy, Zstd, LZF; framing.Auto
 // sniffs it when reading).
-func WithCodec(codec framing.Codec) Option { return func(c *config) { c.codec = codec } }
+func WithCodec(codec framing.Codec) Option { return Option(rowopt.Codec(codec)) }
 
 // WithBatchRows sets the most rows a Reader puts in one record batch
 // (default DefaultBatchRows); memory stays bounded by the batch. A value
 // below 1 is an error from the constructor.
-func WithBatchRows(n int) Option {
-	return func(c *config) {
-		if n < 1 {
-			c.invalid("WithBatchRows(%d): want at least 1 row", n)
-			return
-		}
-		c.batchRows = n
-	}
-}
+func WithBatchRows(n int) Option { return Option(rowopt.BatchRows(n)) }
 
 // WithWorkers has a Reader decode batches on n goroutines (default 1: in
 // the caller's goroutine). One goroutine splits the stream into batches and
@@ -92,20 +51,12 @@ func WithBatchRows(n int) Option {
 // batches exist at once. Release the Reader (or read it to the end) to stop
 // the goroutines. Worth it for long streams of wide rows. A value below 1
 // is an error from the constructor.
-func WithWorkers(n int) Option {
-	return func(c *config) {
-		if n < 1 {
-			c.invalid("WithWorkers(%d): want at least 1 goroutine", n)
-			return
-		}
-		c.workers = n
-	}
-}
+func WithWorkers(n int) Option { return Option(rowopt.Workers(n)) }
 
-// WithTruncate lets the Encoder round down, towards negative infinity,
+// WithTruncate lets an Encoder or Writer round down, towards negative infinity,
 // values that converting to the row format's types would otherwise refuse
 // as lossy: timestamps with a part below a microsecond and date64 values
 // that are not a midnight. Without it such a value fails the batch with an
 // EncodeError naming its row and field. Values out of the target type's
 // range fail either way.
-func WithTruncate() Option { return func(c *config) { c.truncate = true } }
+func WithTruncate() Option { return Option(rowopt.Truncate()) }

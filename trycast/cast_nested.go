@@ -8,7 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Nested casts work element-wise: the children are cast whole (only the
@@ -38,7 +38,7 @@ func listRange[O offset](in arrow.ArrayData) (offs []O, start, end int) {
 // rebase allocates the output offsets: the input's, shifted to start at 0.
 func rebase[O offset](mem memory.Allocator, offs []O, n int) (*memory.Buffer, []O) {
 	var zero O
-	buf := arrowvec.NewBuffer(mem, (n+1)*int(unsafe.Sizeof(zero)))
+	buf := columnar.NewBuffer(mem, (n+1)*int(unsafe.Sizeof(zero)))
 	out := view[O](buf.Bytes())
 	if n == 0 {
 		out[0] = 0
@@ -65,7 +65,7 @@ func castListOf[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, want
 	offBuf, offs := rebase(c.mem, inOffs, n)
 	fails, nfail := rowsWithFailures(in, offs, childFails)
 	bits, nulls := c.rowValidity(in, dropIf(c.nullRows, fails))
-	return arrowvec.NewListData(to, n, bits, nulls, offBuf, child), keepIf(wantFails, fails), nfail
+	return columnar.NewListData(to, n, bits, nulls, offBuf, child), keepIf(wantFails, fails), nfail
 }
 
 func (c *caster) castStruct(in arrow.ArrayData, to *arrow.StructType, wantFails bool) (arrow.ArrayData, []byte, int) {
@@ -109,7 +109,7 @@ func (c *caster) castStruct(in arrow.ArrayData, to *arrow.StructType, wantFails 
 		}
 	}
 	bits, nulls := c.rowValidity(in, drop)
-	return arrowvec.NewStructData(to, n, bits, nulls, children), keepIf(wantFails, fails), nfail
+	return columnar.NewStructData(to, n, bits, nulls, children), keepIf(wantFails, fails), nfail
 }
 
 // maskRows returns d with the rows in drop null as well (and releases d).
@@ -126,19 +126,19 @@ func (c *caster) maskRows(d arrow.ArrayData, drop []byte) arrow.ArrayData {
 		return maskStrings[int64](c, d, drop)
 	case *arrow.BooleanType:
 		bits, nulls := maskedBits(c, d, drop)
-		vals := arrowvec.NewBuffer(c.mem, bits.Len())
+		vals := columnar.NewBuffer(c.mem, bits.Len())
 		vb := vals.Bytes()
 		bitutil.CopyBitmap(d.Buffers()[1].Bytes(), off, n, vb, 0)
 		for k, b := range bits.Bytes() {
 			vb[k] &= b
 		}
-		out := arrowvec.NewFixedData(dt, n, bits, nulls, vals)
+		out := columnar.NewFixedData(dt, n, bits, nulls, vals)
 		d.Release()
 		return out
 	case arrow.FixedWidthDataType:
 		w := dt.BitWidth() / 8
 		bits, nulls := maskedBits(c, d, drop)
-		vals := arrowvec.NewBuffer(c.mem, n*w)
+		vals := columnar.NewBuffer(c.mem, n*w)
 		vb := vals.Bytes()
 		copy(vb, d.Buffers()[1].Bytes()[off*w:(off+n)*w])
 		valid := bits.Bytes()
@@ -147,11 +147,11 @@ func (c *caster) maskRows(d arrow.ArrayData, drop []byte) arrow.ArrayData {
 				clear(vb[i*w : (i+1)*w])
 			}
 		}
-		out := arrowvec.NewFixedData(dt, n, bits, nulls, vals)
+		out := columnar.NewFixedData(dt, n, bits, nulls, vals)
 		d.Release()
 		return out
 	}
-	buf := arrowvec.NewZeroedBuffer(c.mem, int(bitutil.BytesForBits(int64(off+n))))
+	buf := columnar.NewZeroedBuffer(c.mem, int(bitutil.BytesForBits(int64(off+n))))
 	bits := buf.Bytes()
 	if valid := validity(d); valid != nil {
 		bitutil.CopyBitmap(valid, off, n, bits, off)
@@ -175,7 +175,7 @@ func (c *caster) maskRows(d arrow.ArrayData, drop []byte) arrow.ArrayData {
 // and its null count.
 func maskedBits(c *caster, d arrow.ArrayData, drop []byte) (*memory.Buffer, int) {
 	n := d.Len()
-	buf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+	buf := columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
 	bits := buf.Bytes()
 	if valid := validity(d); valid != nil {
 		bitutil.CopyBitmap(valid, d.Offset(), n, bits, 0)
@@ -205,8 +205,8 @@ func maskStrings[O offset](c *caster, d arrow.ArrayData, drop []byte) arrow.Arra
 		}
 	}
 	var zero O
-	offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
-	dataBuf := arrowvec.NewBuffer(c.mem, size)
+	offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
+	dataBuf := columnar.NewBuffer(c.mem, size)
 	offs, data := view[O](offBuf.Bytes()), dataBuf.Bytes()
 	pos := 0
 	for i := 0; i < n; i++ {
@@ -216,7 +216,7 @@ func maskStrings[O offset](c *caster, d arrow.ArrayData, drop []byte) arrow.Arra
 		}
 	}
 	offs[n] = O(pos)
-	out := arrowvec.NewBinaryData(d.DataType(), n, bits, nulls, offBuf, dataBuf)
+	out := columnar.NewBinaryData(d.DataType(), n, bits, nulls, offBuf, dataBuf)
 	d.Release()
 	return out
 }
@@ -254,7 +254,7 @@ func (c *caster) castMap(in arrow.ArrayData, to *arrow.MapType, wantFails bool) 
 		nfail = bitutil.CountSetBits(fails, 0, n)
 	}
 	bits, nulls := c.rowValidity(in, drop)
-	return arrowvec.NewMapData(to, n, bits, nulls, offBuf, keys, items), keepIf(wantFails, fails), nfail
+	return columnar.NewMapData(to, n, bits, nulls, offBuf, keys, items), keepIf(wantFails, fails), nfail
 }
 
 // errAtElement turns the row of err, an element of a list or map whose
@@ -322,7 +322,7 @@ func (c *caster) rowValidity(in arrow.ArrayData, drop []byte) (*memory.Buffer, i
 	if valid == nil && drop == nil {
 		return nil, 0
 	}
-	buf := arrowvec.NewZeroedBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+	buf := columnar.NewZeroedBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
 	bits := buf.Bytes()
 	if valid != nil {
 		bitutil.CopyBitmap(valid, in.Offset(), n, bits, 0)

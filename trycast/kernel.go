@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // A kernel casts one flat (non-nested) array. It allocates each output
@@ -130,8 +130,8 @@ type fixedOut[T any] struct {
 func newFixedOut[T any](mem memory.Allocator, n int) fixedOut[T] {
 	var zero T
 	o := fixedOut[T]{
-		bits:   arrowvec.NewBuffer(mem, int(bitutil.BytesForBits(int64(n)))),
-		values: arrowvec.NewBuffer(mem, n*int(unsafe.Sizeof(zero))),
+		bits:   columnar.NewBuffer(mem, int(bitutil.BytesForBits(int64(n)))),
+		values: columnar.NewBuffer(mem, n*int(unsafe.Sizeof(zero))),
 	}
 	o.vals = view[T](o.values.Bytes())
 	o.validity = o.bits.Bytes()
@@ -154,7 +154,7 @@ func finishFixed(to arrow.DataType, n int, bits, values *memory.Buffer) arrow.Ar
 		bits.Release()
 		bits = nil
 	}
-	return arrowvec.NewFixedData(to, n, bits, nulls, values)
+	return columnar.NewFixedData(to, n, bits, nulls, values)
 }
 
 // fillRows runs row(i) for each row valid in the input (valid nil means
@@ -208,7 +208,7 @@ func fillBoolRows(n int, valid []byte, bit0 int, bits, vals []byte, row func(i i
 // newBoolOut allocates a bool output: validity and values bitmaps.
 func newBoolOut(mem memory.Allocator, n int) (bits, values *memory.Buffer) {
 	size := int(bitutil.BytesForBits(int64(n)))
-	return arrowvec.NewBuffer(mem, size), arrowvec.NewBuffer(mem, size)
+	return columnar.NewBuffer(mem, size), columnar.NewBuffer(mem, size)
 }
 
 // fixedValues views a fixed-width input's values, starting at its offset.

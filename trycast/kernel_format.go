@@ -6,7 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Upper bounds on the text of one value; the data buffer is sized n times
@@ -89,9 +89,9 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 	n, valid, bit0 := in.Len(), validity(in), in.Offset()
 	limit := dataLimit[O]()
 	var zero O
-	offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
-	bitsBuf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
-	dataBuf := arrowvec.NewBuffer(c.mem, estimateText(n, valid, bit0, maxLen, limit, app))
+	offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
+	bitsBuf := columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+	dataBuf := columnar.NewBuffer(c.mem, estimateText(n, valid, bit0, maxLen, limit, app))
 	offs, bits := view[O](offBuf.Bytes()), bitsBuf.Bytes()
 	data := dataBuf.Bytes()[:0]
 	for base := 0; base < n; base += 8 {
@@ -130,7 +130,7 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 	}
 	offs[n] = O(len(data))
 	if unused := dataBuf.Len() - len(data); unused > 4096 && unused > len(data)/8 {
-		exact := arrowvec.NewBuffer(c.mem, len(data))
+		exact := columnar.NewBuffer(c.mem, len(data))
 		copy(exact.Bytes(), data)
 		dataBuf.Release()
 		dataBuf = exact
@@ -142,7 +142,7 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 		bitsBuf.Release()
 		bitsBuf = nil
 	}
-	return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
+	return columnar.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 }
 
 // textSample is how many valid rows estimateText formats.
@@ -177,7 +177,7 @@ func estimateText(n int, valid []byte, bit0, maxLen, limit int, app func([]byte,
 // regrow replaces old by a buffer holding res, twice res's capacity but no
 // more than limit bytes (len(res) <= limit).
 func regrow(mem memory.Allocator, old *memory.Buffer, res []byte, limit int) *memory.Buffer {
-	nb := arrowvec.NewBuffer(mem, int(min(2*int64(cap(res)), int64(limit))))
+	nb := columnar.NewBuffer(mem, int(min(2*int64(cap(res)), int64(limit))))
 	copy(nb.Bytes(), res)
 	old.Release()
 	return nb

@@ -9,7 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // stringCol is a zero-copy view of a utf8 or binary input: values are read
@@ -350,9 +350,9 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 				checkUTF8 = false
 			}
 		}
-		offBuf := arrowvec.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(O(0))))
-		dataBuf := arrowvec.NewBuffer(c.mem, size)
-		bitsBuf := arrowvec.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
+		offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(O(0))))
+		dataBuf := columnar.NewBuffer(c.mem, size)
+		bitsBuf := columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
 		offs, data, bits := view[O](offBuf.Bytes()), dataBuf.Bytes(), bitsBuf.Bytes()
 		pos := 0
 		for base := 0; base < n; base += 8 {
@@ -391,7 +391,7 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 			bitsBuf.Release()
 			bitsBuf = nil
 		}
-		return arrowvec.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
+		return columnar.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 	}
 }
 

@@ -4,9 +4,8 @@ import (
 	"encoding/binary"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Decimals (docs/row-layout.md, "UnsafeRow decimals"): precision <= 18 is an int64 unscaled value inline;
@@ -14,28 +13,9 @@ import (
 // 1..16 bytes) behind an offset/size word. Arrow wants little-endian
 // decimal128 (low word first) whose magnitude fits the precision.
 
-// shortDecimalMax is 10^p - 1 for p = 0..18.
-var shortDecimalMax = func() (m [arrowvec.MaxShortDecimalPrecision + 1]int64) {
-	p := int64(1)
-	for i := range m {
-		m[i] = p - 1
-		p *= 10
-	}
-	return m
-}()
-
-// fitsShort reports whether the unscaled value v fits precision p <= 18.
-func fitsShort(v int64, p int32) bool {
-	if p < 0 || int(p) >= len(shortDecimalMax) {
-		return true
-	}
-	m := shortDecimalMax[p]
-	return v <= m && v >= -m
-}
-
 // slotsShortDecimal widens the int64 in each slot to decimal128 (two words
 // per value in out).
-func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fieldSlot, out []uint64, v *arrowvec.Validity) error {
+func (st *decodeState) slotsShortDecimal(f *columnar.Node, spans []span, fs fieldSlot, out []uint64, v *columnar.Validity) error {
 	out = out[:2*len(spans)]
 	for k, s := range spans {
 		if s.start >= 0 {
@@ -43,7 +23,7 @@ func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fiel
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
 				p := s.start + fs.slot
 				x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
-				if !fitsShort(x, f.Precision) {
+				if !f.Limit.ShortOK(x) {
 					return fail(s.row, f.Path, int64(p), rowbridge.ErrDecimal,
 						"unscaled value %d exceeds precision %d", x, f.Precision)
 				}
@@ -58,16 +38,15 @@ func (st *decodeState) slotsShortDecimal(f *arrowvec.Node, spans []span, fs fiel
 }
 
 // decodeLongDecimal decodes the BigInteger payloads located by spans.
-func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+func (st *decodeState) decodeLongDecimal(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
 	size, ok := columnBytes(len(spans), 16)
 	if !ok {
 		return nil, columnTooBig(spans, n.Path, len(spans), 16)
 	}
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
-	buf := arrowvec.NewBuffer(st.mem, size)
-	out := view[uint64](buf.Bytes())
-	limit := decimal128.GetMaxValue(n.Precision)
+	buf := columnar.NewBuffer(st.mem, size)
+	out := columnar.Cast[uint64](buf.Bytes())
 	for k, s := range spans {
 		if s.isNull() {
 			out[2*k], out[2*k+1] = 0, 0
@@ -82,8 +61,7 @@ func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.
 				"long decimal of %d bytes (want 1..16)", size)
 		}
 		lo, hi := bigIntegerBytes(st.rows[s.row][s.start:s.end])
-		x := decimal128.New(hi, lo)
-		if x.Greater(limit) || x.Less(limit.Negate()) {
+		if !n.Limit.LongOK(hi, lo) {
 			buf.Release()
 			v.Release()
 			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrDecimal,
@@ -92,7 +70,7 @@ func (st *decodeState) decodeLongDecimal(n *arrowvec.Node, spans []span) (arrow.
 		out[2*k], out[2*k+1] = lo, uint64(hi)
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewFixedData(n.Type, len(spans), validity, nulls, buf), nil
+	return columnar.NewFixedData(n.Type, len(spans), validity, nulls, buf), nil
 }
 
 // bigIntegerBytes reads 1..16 big-endian two's-complement bytes,

@@ -1,36 +1,23 @@
 package unsaferow
 
 import (
-	"encoding/binary"
-	"unsafe"
-
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
-
-// view reinterprets an Arrow buffer (64-byte aligned) as values of T.
-func view[T any](b []byte) []T {
-	var z T
-	w := int(unsafe.Sizeof(z))
-	if len(b) < w {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), len(b)/w)
-}
 
 // decodeSlots decodes a field stored in its slot (docs/row-layout.md, "UnsafeRow slots") for every
 // struct in spans: one loop per column, straight into the value buffer. Only
 // the value's own width is read from the slot.
-func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
+func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	n := len(spans)
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, n)
-	if f.Kind == arrowvec.KindBool {
-		buf := arrowvec.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
+	if f.Kind == columnar.KindBool {
+		buf := columnar.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
 		slotsBool(st.rows, spans, fs, buf.Bytes(), &v)
 		validity, nulls := v.Finish()
-		return arrowvec.NewFixedData(f.Type, n, validity, nulls, buf), nil
+		return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 	}
 	width := f.Kind.ValueWidth()
 	size, ok := columnBytes(n, width)
@@ -38,86 +25,40 @@ func (st *decodeState) decodeSlots(f *arrowvec.Node, spans []span, fs fieldSlot)
 		v.Release()
 		return nil, columnTooBig(spans, f.Path, n, width)
 	}
-	buf := arrowvec.NewBuffer(st.mem, size)
+	buf := columnar.NewBuffer(st.mem, size)
 	b := buf.Bytes()
 	switch {
-	case f.Kind == arrowvec.KindDecimal:
-		if err := st.slotsShortDecimal(f, spans, fs, view[uint64](b), &v); err != nil {
+	case f.Kind == columnar.KindDecimal:
+		if err := st.slotsShortDecimal(f, spans, fs, columnar.Cast[uint64](b), &v); err != nil {
 			buf.Release()
 			v.Release()
 			return nil, err
 		}
 	case width == 8:
-		slots64(st.rows, spans, fs, view[uint64](b), &v)
+		slots(st.rows, spans, fs, columnar.Cast[uint64](b), &v)
 	case width == 4:
-		slots32(st.rows, spans, fs, view[uint32](b), &v)
+		slots(st.rows, spans, fs, columnar.Cast[uint32](b), &v)
 	case width == 2:
-		slots16(st.rows, spans, fs, view[uint16](b), &v)
+		slots(st.rows, spans, fs, columnar.Cast[uint16](b), &v)
 	default:
-		slots8(st.rows, spans, fs, b, &v)
+		slots(st.rows, spans, fs, b, &v)
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewFixedData(f.Type, n, validity, nulls, buf), nil
+	return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 }
 
-// The slotsN loops differ only in the width they read; a null entry gets a
-// zero value so every byte of the buffer is written.
-
-func slots64(rows [][]byte, spans []span, fs fieldSlot, out []uint64, v *arrowvec.Validity) {
+// slots copies the T in each span's slot into out; a null entry gets a
+// zero value so every byte of the buffer is written. One generic loop
+// serves every width: each instantiation is its own machine code
+// (columnar.Word's types have distinct GC shapes) and columnar.Load
+// inlines into it.
+func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, v *columnar.Validity) {
 	out = out[:len(spans)]
 	for k, s := range spans {
 		if s.start >= 0 {
 			r := rows[s.row]
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				p := s.start + fs.slot
-				out[k] = binary.LittleEndian.Uint64(r[p : p+8])
-				continue
-			}
-		}
-		out[k] = 0
-		v.SetNull(k)
-	}
-}
-
-func slots32(rows [][]byte, spans []span, fs fieldSlot, out []uint32, v *arrowvec.Validity) {
-	out = out[:len(spans)]
-	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				p := s.start + fs.slot
-				out[k] = binary.LittleEndian.Uint32(r[p : p+4])
-				continue
-			}
-		}
-		out[k] = 0
-		v.SetNull(k)
-	}
-}
-
-func slots16(rows [][]byte, spans []span, fs fieldSlot, out []uint16, v *arrowvec.Validity) {
-	out = out[:len(spans)]
-	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				p := s.start + fs.slot
-				out[k] = binary.LittleEndian.Uint16(r[p : p+2])
-				continue
-			}
-		}
-		out[k] = 0
-		v.SetNull(k)
-	}
-}
-
-func slots8(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *arrowvec.Validity) {
-	out = out[:len(spans)]
-	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				out[k] = r[s.start+fs.slot]
+				out[k] = columnar.Load[T](r, int(s.start+fs.slot))
 				continue
 			}
 		}
@@ -128,7 +69,7 @@ func slots8(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *arrowvec.V
 
 // slotsBool sets bit k of the zeroed bitmap out for a true value; any
 // non-zero byte is true.
-func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *arrowvec.Validity) {
+func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *columnar.Validity) {
 	for k, s := range spans {
 		if s.start >= 0 {
 			r := rows[s.row]

@@ -7,7 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Arrays (docs/row-layout.md, "UnsafeRow arrays"): numElements int64, an element null bitset of
@@ -16,20 +16,15 @@ import (
 // the Arrow offsets and the exact element total, then every element column
 // is filled at once for the whole level.
 
-// elemWidth is an element's width in the element region. NullType elements
-// are never read, so whatever Spark (8) or Velox (0) reserved is accepted.
-func elemWidth(e *arrowvec.Node) int64 {
-	switch e.Kind {
-	case arrowvec.KindNull:
-		return 0
-	case arrowvec.KindBool, arrowvec.KindInt8:
-		return 1
-	case arrowvec.KindInt16:
-		return 2
-	case arrowvec.KindInt32, arrowvec.KindFloat32, arrowvec.KindDate32:
-		return 4
+// elemWidth is an element's width in the element region: its RowWidth,
+// or an 8-byte offset/size word for what lives out of line (long decimals
+// too). NullType elements are never read, so whatever Spark (8) or Velox
+// (0) reserved is accepted.
+func elemWidth(e *columnar.Node) int64 {
+	if w := e.Kind.RowWidth(); w != columnar.VarWidth {
+		return int64(w)
 	}
-	return 8 // 8-byte values, short decimals, and offset/size words
+	return 8
 }
 
 // arrayHeader is the byte length of the count word and null bitset.
@@ -50,9 +45,9 @@ type elemLayout struct {
 // layoutOf is the element layout of arrays of e. NullType elements are
 // never read, so whatever Spark (8 bytes each) or Velox (none) reserved is
 // accepted: their arrays are only checked to hold the header.
-func layoutOf(e *arrowvec.Node) elemLayout {
+func layoutOf(e *columnar.Node) elemLayout {
 	switch {
-	case e.Kind == arrowvec.KindNull:
+	case e.Kind == columnar.KindNull:
 		return elemLayout{slack: math.MaxInt64}
 	case isInline(e):
 		return elemLayout{width: elemWidth(e), slack: 7, align: 7}
@@ -125,7 +120,7 @@ func roundUp8(n int64) int64 { return (n + 7) &^ 7 }
 // returns the element total. The loop only counts; the error is built
 // after it, so that what the error needs does not crowd the loop's
 // registers.
-func (st *decodeState) countArrays(spans []span, el elemLayout, path string, offs []int32, v *arrowvec.Validity) (int, error) {
+func (st *decodeState) countArrays(spans []span, el elemLayout, path string, offs []int32, v *columnar.Validity) (int, error) {
 	total, bad := countLevel(st.rows, spans, el, offs, v)
 	if bad < 0 {
 		return int(total), nil
@@ -147,7 +142,7 @@ func unusedBits(c int64) uint64 { return ^uint64(0) << (((c - 1) & 63) + 1) }
 // whose count does not fit it or takes the total past 2^31-1 and returns
 // its index as bad (-1 when there is none). Null arrays are marked here,
 // between runs of countRun, so that loop makes no call.
-func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *arrowvec.Validity) (total int64, bad int) {
+func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *columnar.Validity) (total int64, bad int) {
 	offs = offs[:len(spans)+1]
 	for k := 0; ; k++ {
 		k, total = countRun(rows, spans, el, offs, k, total)
@@ -218,11 +213,11 @@ func countAt(r []byte, a span, width int64) (int64, bool) {
 }
 
 // decodeList decodes the arrays located by spans as an Arrow list.
-func (st *decodeState) decodeList(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+func (st *decodeState) decodeList(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
 	e := n.Children[0]
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
-	offBuf, offs := arrowvec.NewOffsets(st.mem, len(spans))
+	offBuf, offs := columnar.NewOffsets(st.mem, len(spans))
 	total, err := st.countArrays(spans, layoutOf(e), n.Path, offs, &v)
 	if err != nil {
 		v.Release()
@@ -236,7 +231,7 @@ func (st *decodeState) decodeList(n *arrowvec.Node, spans []span) (arrow.ArrayDa
 		return nil, err
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewListData(n.Type, len(spans), validity, nulls, offBuf, elems), nil
+	return columnar.NewListData(n.Type, len(spans), validity, nulls, offBuf, elems), nil
 }
 
 // elementBits is the null bitset of an array with c elements starting at p.
@@ -265,15 +260,15 @@ func bitSet(bits []byte, j int32) bool { return bits[j>>3]&(1<<(j&7)) != 0 }
 // counted into offs) as one column of total entries. For map keys, which
 // Arrow requires to be non-null, and elements declared NOT NULL, a set null
 // bit is an error.
-func (st *decodeState) decodeElements(e *arrowvec.Node, arrays []span, offs []int32, total int, keys bool) (arrow.ArrayData, error) {
+func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []int32, total int, keys bool) (arrow.ArrayData, error) {
 	if keys || notNull(e) {
 		if err := st.checkNoNulls(e, arrays, offs, keys); err != nil {
 			return nil, err
 		}
 	}
 	switch {
-	case e.Kind == arrowvec.KindNull:
-		return arrowvec.NewNullData(total), nil
+	case e.Kind == columnar.KindNull:
+		return columnar.NewNullData(total), nil
 	case isInline(e):
 		return st.decodeInlineElements(e, arrays, offs, total)
 	}
@@ -337,7 +332,7 @@ func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []spa
 // checkNoNulls fails at the bitset byte of the first null element of the
 // arrays (keys says they are map keys, for the message). Arrays whose
 // bitset words are all zero are passed over a word at a time.
-func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int32, keys bool) error {
+func (st *decodeState) checkNoNulls(e *columnar.Node, arrays []span, offs []int32, keys bool) error {
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -365,11 +360,11 @@ func (st *decodeState) checkNoNulls(e *arrowvec.Node, arrays []span, offs []int3
 // element region is copied in one piece (the row format and Arrow agree on
 // little-endian values), then null elements, whose bytes may be garbage in
 // Velox output, are zeroed.
-func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, offs []int32, total int) (arrow.ArrayData, error) {
-	var v arrowvec.Validity
+func (st *decodeState) decodeInlineElements(e *columnar.Node, arrays []span, offs []int32, total int) (arrow.ArrayData, error) {
+	var v columnar.Validity
 	v.Reset(st.mem, total)
-	if e.Kind == arrowvec.KindBool {
-		buf := arrowvec.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(total))))
+	if e.Kind == columnar.KindBool {
+		buf := columnar.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(total))))
 		out := buf.Bytes()
 		for k, s := range arrays {
 			if s.isNull() {
@@ -390,27 +385,24 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 			}
 		}
 		validity, nulls := v.Finish()
-		return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+		return columnar.NewFixedData(e.Type, total, validity, nulls, buf), nil
 	}
 	width := e.Kind.ValueWidth()
-	if e.Kind == arrowvec.KindDecimal {
-		width = 16
-	}
 	size, ok := columnBytes(total, width)
 	if !ok {
 		v.Release()
 		return nil, columnTooBig(arrays, e.Path, total, width)
 	}
-	if e.Kind == arrowvec.KindDecimal {
+	if e.Kind == columnar.KindDecimal {
 		return st.decodeShortDecimalElements(e, arrays, offs, total, &v)
 	}
 	w := int32(width)
-	buf := arrowvec.NewBuffer(st.mem, size)
+	buf := columnar.NewBuffer(st.mem, size)
 	out := buf.Bytes()
 	if w == 8 {
-		copyWordElements(st.rows, arrays, offs, view[uint64](out), &v)
+		copyWordElements(st.rows, arrays, offs, columnar.Cast[uint64](out), &v)
 		validity, nulls := v.Finish()
-		return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+		return columnar.NewFixedData(e.Type, total, validity, nulls, buf), nil
 	}
 	for k, s := range arrays {
 		if s.isNull() {
@@ -445,14 +437,14 @@ func (st *decodeState) decodeInlineElements(e *arrowvec.Node, arrays []span, off
 		}
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+	return columnar.NewFixedData(e.Type, total, validity, nulls, buf), nil
 }
 
 // copyWordElements is decodeInlineElements' loop for 8-byte elements.
 // copyWordRun takes the arrays it can, and each array it stops at is
 // copied here, so that the hot loop makes no call and keeps its values in
 // registers.
-func copyWordElements(rows [][]byte, arrays []span, offs []int32, out []uint64, v *arrowvec.Validity) {
+func copyWordElements(rows [][]byte, arrays []span, offs []int32, out []uint64, v *columnar.Validity) {
 	offs = offs[:len(arrays)+1]
 	for k := copyWordRun(rows, arrays, offs, out, 0); k < len(arrays); k = copyWordRun(rows, arrays, offs, out, k+1) {
 		s := arrays[k]
@@ -510,7 +502,7 @@ func copyWordRun(rows [][]byte, arrays []span, offs []int32, out []uint64, k int
 // clearNullElements zeroes the null elements of one array in dst (their
 // bytes may be garbage in Velox output) and marks them in v; the array's
 // first element is entry first of the level.
-func clearNullElements(bits []byte, c int32, dst []byte, w int32, first int, v *arrowvec.Validity) {
+func clearNullElements(bits []byte, c int32, dst []byte, w int32, first int, v *columnar.Validity) {
 	for j := int32(0); j < c; j++ {
 		if bitSet(bits, j) {
 			clear(dst[j*w : (j+1)*w])
@@ -520,9 +512,9 @@ func clearNullElements(bits []byte, c int32, dst []byte, w int32, first int, v *
 }
 
 // decodeShortDecimalElements widens int64 elements to decimal128.
-func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []span, offs []int32, total int, v *arrowvec.Validity) (arrow.ArrayData, error) {
-	buf := arrowvec.NewBuffer(st.mem, 16*total) // checked by decodeInlineElements
-	out := view[uint64](buf.Bytes())
+func (st *decodeState) decodeShortDecimalElements(e *columnar.Node, arrays []span, offs []int32, total int, v *columnar.Validity) (arrow.ArrayData, error) {
+	buf := columnar.NewBuffer(st.mem, 16*total) // checked by decodeInlineElements
+	out := columnar.Cast[uint64](buf.Bytes())
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -540,7 +532,7 @@ func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []spa
 			}
 			p := at + 8*j
 			x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
-			if !fitsShort(x, e.Precision) {
+			if !e.Limit.ShortOK(x) {
 				buf.Release()
 				v.Release()
 				return nil, fail(s.row, e.Path, int64(p), rowbridge.ErrDecimal,
@@ -550,7 +542,7 @@ func (st *decodeState) decodeShortDecimalElements(e *arrowvec.Node, arrays []spa
 		}
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewFixedData(e.Type, total, validity, nulls, buf), nil
+	return columnar.NewFixedData(e.Type, total, validity, nulls, buf), nil
 }
 
 // copySmall copies len(src) <= len(dst) bytes word by word: for the short

@@ -5,14 +5,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // decodeMap decodes the maps located by spans (docs/row-layout.md, "UnsafeRow maps"): keyArrayBytes,
 // the key array at +8 and the value array right after it, which Velox
 // leaves unaligned. The key array's counts become the map offsets; the
 // value array must hold as many elements.
-func (st *decodeState) decodeMap(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
 	kn, vn := n.Children[0], n.Children[1]
 	keyArrays := st.sc.push(len(spans))
 	valArrays := st.sc.push(len(spans))
@@ -37,9 +37,9 @@ func (st *decodeState) decodeMap(n *arrowvec.Node, spans []span) (arrow.ArrayDat
 		valArrays[k] = span{row: s.row, start: mid, end: s.end}
 	}
 
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
-	offBuf, offs := arrowvec.NewOffsets(st.mem, len(spans))
+	offBuf, offs := columnar.NewOffsets(st.mem, len(spans))
 	abort := func(err error) (arrow.ArrayData, error) {
 		v.Release()
 		offBuf.Release()
@@ -62,11 +62,11 @@ func (st *decodeState) decodeMap(n *arrowvec.Node, spans []span) (arrow.ArrayDat
 		return abort(err)
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewMapData(n.Type.(*arrow.MapType), len(spans), validity, nulls, offBuf, keys, values), nil
+	return columnar.NewMapData(n.Type.(*arrow.MapType), len(spans), validity, nulls, offBuf, keys, values), nil
 }
 
 // checkValueCounts checks each value array against the key count in offs.
-func (st *decodeState) checkValueCounts(n, vn *arrowvec.Node, valArrays []span, offs []int32) error {
+func (st *decodeState) checkValueCounts(n, vn *columnar.Node, valArrays []span, offs []int32) error {
 	for k, s := range valArrays {
 		if s.isNull() {
 			continue

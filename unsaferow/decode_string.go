@@ -7,13 +7,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // decodeBinary copies the string or binary payloads located by spans into
 // one exactly sized data buffer (sizes first, then the copy). Strings must
 // be valid UTF-8, as Arrow requires; binary is taken as is.
-func (st *decodeState) decodeBinary(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
 	var total int64
 	for _, s := range spans {
 		if s.isNull() {
@@ -25,12 +25,12 @@ func (st *decodeState) decodeBinary(n *arrowvec.Node, spans []span) (arrow.Array
 				"more than 2^31-1 bytes of data in one column")
 		}
 	}
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
-	offBuf, offs := arrowvec.NewOffsets(st.mem, len(spans))
-	dataBuf := arrowvec.NewBuffer(st.mem, int(total))
+	offBuf, offs := columnar.NewOffsets(st.mem, len(spans))
+	dataBuf := columnar.NewBuffer(st.mem, int(total))
 	data := dataBuf.Bytes()
-	checkUTF8 := n.Kind == arrowvec.KindString
+	checkUTF8 := n.Kind == columnar.KindString
 	offs = offs[:len(spans)+1]
 	pos := int32(0)
 	for k, s := range spans {
@@ -55,7 +55,7 @@ func (st *decodeState) decodeBinary(n *arrowvec.Node, spans []span) (arrow.Array
 		}
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewBinaryData(n.Type, len(spans), validity, nulls, offBuf, dataBuf), nil
+	return columnar.NewBinaryData(n.Type, len(spans), validity, nulls, offBuf, dataBuf), nil
 }
 
 // isASCII reports whether every byte of b is below 0x80.
@@ -85,24 +85,24 @@ func orBytes(b []byte) uint64 {
 // and writes the offset. A total beyond the budget (overlapping values) or
 // a word pointing outside its struct sends the column through the general
 // path, which finds and reports the first bad value exactly as before.
-func (st *decodeState) decodeBinarySlots(f *arrowvec.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
+func (st *decodeState) decodeBinarySlots(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	total := st.slotSizes(spans, fs)
 	if total > st.budget || total > math.MaxInt32 {
 		return st.decodeOutOfLine(f, spans, fs)
 	}
-	var v arrowvec.Validity
+	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
-	offBuf, offs := arrowvec.NewOffsets(st.mem, len(spans))
-	dataBuf := arrowvec.NewBuffer(st.mem, int(total))
+	offBuf, offs := columnar.NewOffsets(st.mem, len(spans))
+	dataBuf := columnar.NewBuffer(st.mem, int(total))
 	ok := copySlotValues(st.rows, spans, fs, offs, dataBuf.Bytes(), &v)
-	if !ok || (f.Kind == arrowvec.KindString && !isASCII(dataBuf.Bytes()) && !validUTF8Values(dataBuf.Bytes(), offs)) {
+	if !ok || (f.Kind == columnar.KindString && !isASCII(dataBuf.Bytes()) && !validUTF8Values(dataBuf.Bytes(), offs)) {
 		v.Release()
 		offBuf.Release()
 		dataBuf.Release()
 		return st.decodeOutOfLine(f, spans, fs)
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewBinaryData(f.Type, len(spans), validity, nulls, offBuf, dataBuf), nil
+	return columnar.NewBinaryData(f.Type, len(spans), validity, nulls, offBuf, dataBuf), nil
 }
 
 // slotSizes sums the sizes in the slot words of the non-null values. Sizes
@@ -127,7 +127,7 @@ func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
 // and writes the offsets; it reports false at the first value that does not
 // lie inside its struct's variable region at a multiple of 8 (resolveWord's
 // checks but the budget, which slotSizes' total already met).
-func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, v *arrowvec.Validity) bool {
+func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, v *columnar.Validity) bool {
 	offs = offs[:len(spans)+1]
 	pos := 0
 	for k, s := range spans {

@@ -7,14 +7,14 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // decodeStruct decodes the nested structs located by spans (docs/row-layout.md, "UnsafeRow nested structs").
 // Like a top-level row, a struct is a multiple of 8 bytes, and exactly its
 // null bitset and slots when every field is fixed-width.
-func (st *decodeState) decodeStruct(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
-	var v arrowvec.Validity
+func (st *decodeState) decodeStruct(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
+	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
 	need := int32(structHeaderBytes(len(n.Children)))
 	exact := fixedOnly(n.Children)
@@ -35,10 +35,10 @@ func (st *decodeState) decodeStruct(n *arrowvec.Node, spans []span) (arrow.Array
 		return nil, err
 	}
 	validity, nulls := v.Finish()
-	return arrowvec.NewStructData(n.Type, len(spans), validity, nulls, children), nil
+	return columnar.NewStructData(n.Type, len(spans), validity, nulls, children), nil
 }
 
-func structSizeError(s span, n *arrowvec.Node, need int32, exact bool) error {
+func structSizeError(s span, n *columnar.Node, need int32, exact bool) error {
 	size := s.end - s.start
 	switch {
 	case size < need:
@@ -58,7 +58,7 @@ func structSizeError(s span, n *arrowvec.Node, need int32, exact bool) error {
 // slots. A field is null where its struct is null or its null bit is set;
 // only then is its slot left unread. A null bit set in a valid struct for a
 // NOT NULL field, or past the last field, is an ErrLayout at the bit's byte.
-func (st *decodeState) decodeFields(path string, fields []*arrowvec.Node, spans []span, out []arrow.ArrayData) error {
+func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans []span, out []arrow.ArrayData) error {
 	if err := st.checkUnusedBits(path, len(fields), spans); err != nil {
 		return err
 	}
@@ -75,11 +75,11 @@ func (st *decodeState) decodeFields(path string, fields []*arrowvec.Node, spans 
 		}
 		var err error
 		switch {
-		case f.Kind == arrowvec.KindNull:
-			out[i] = arrowvec.NewNullData(len(spans))
+		case f.Kind == columnar.KindNull:
+			out[i] = columnar.NewNullData(len(spans))
 		case isInline(f):
 			out[i], err = st.decodeSlots(f, spans, slot)
-		case f.Kind == arrowvec.KindString || f.Kind == arrowvec.KindBinary:
+		case f.Kind == columnar.KindString || f.Kind == columnar.KindBinary:
 			out[i], err = st.decodeBinarySlots(f, spans, slot)
 		default:
 			out[i], err = st.decodeOutOfLine(f, spans, slot)
@@ -129,7 +129,7 @@ func firstUnusedBit(rows [][]byte, spans []span, last int32, mask uint64) int {
 
 // notNull reports whether a null for n is an error: n is declared NOT NULL
 // and is not of the null type, whose values are always null.
-func notNull(n *arrowvec.Node) bool { return !n.Nullable && n.Kind != arrowvec.KindNull }
+func notNull(n *columnar.Node) bool { return !n.Nullable && n.Kind != columnar.KindNull }
 
 // firstNullField returns the index of the first valid span whose null bit
 // for the field at fs is set, or -1. It is the only cost of a NOT NULL
@@ -156,7 +156,7 @@ type fieldSlot struct {
 
 // decodeOutOfLine follows the offset/size word in the slot of a
 // variable-length field (docs/row-layout.md, "UnsafeRow variable-length values") and decodes the values it points at.
-func (st *decodeState) decodeOutOfLine(f *arrowvec.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
+func (st *decodeState) decodeOutOfLine(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	child := st.sc.push(len(spans))
 	defer st.sc.pop(len(spans))
 	var used int64

@@ -8,14 +8,16 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
 )
 
 // Decoder turns batches of UnsafeRow bytes into Arrow record batches. It
 // reads what Spark and Velox write alike (docs/row-layout.md, "Spark and Velox differences"). A Decoder is safe for
 // concurrent use: every call takes its scratch space from a pool.
 type Decoder struct {
-	plan      *arrowvec.Plan
+	plan      *columnar.Plan
 	mem       memory.Allocator
 	fixedOnly bool      // every top-level field lives in its slot
 	pool      sync.Pool // *scratch
@@ -24,24 +26,28 @@ type Decoder struct {
 // NewDecoder prepares a Decoder for rows of the given schema. It fails with
 // rowbridge.ErrUnsupportedType for types UnsafeRow cannot carry.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
-	plan, err := arrowvec.NewPlan(schema)
-	if err != nil {
-		return nil, err
-	}
+	return rowopt.BuildPlanned(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
+}
+
+// newDecoder is NewDecoder of the schema's plan, its options applied.
+func newDecoder(plan *columnar.Plan, cfg *config) (*Decoder, error) {
 	if err := checkMapKeys(plan.Fields); err != nil {
 		return nil, err
 	}
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
-	d := &Decoder{plan: plan, mem: cfg.mem, fixedOnly: fixedOnly(plan.Fields)}
+	d := &Decoder{plan: plan, mem: cfg.Mem, fixedOnly: fixedOnly(plan.Fields)}
 	d.pool.New = func() any { return new(scratch) }
 	return d, nil
 }
 
 // Schema is the schema of the batches Decode returns.
 func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
+
+// DecodeRows is Decode of the rows an Encoder returned, taken as they are:
+// no slice per row is made (the row headers Decode needs live in pooled
+// memory).
+func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
+	return rowstream.DecodeRows(d, &rows)
+}
 
 // Decode converts rows (one UnsafeRow per slice) into one record batch with
 // a row per input row. The batch does not alias the input.
@@ -100,7 +106,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	if err := st.decodeFields("", d.plan.Fields, spans, cols); err != nil {
 		return nil, err
 	}
-	return arrowvec.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
+	return columnar.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
 }
 
 // rowSpans fills spans with the whole rows and returns their total size.
@@ -180,25 +186,25 @@ func fail(row int32, path string, offset int64, sentinel error, format string, a
 
 // decodeValue decodes the variable-length values located by spans (one per
 // output entry) as the node's type.
-func (st *decodeState) decodeValue(n *arrowvec.Node, spans []span) (arrow.ArrayData, error) {
+func (st *decodeState) decodeValue(n *columnar.Node, spans []span) (arrow.ArrayData, error) {
 	switch n.Kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
+	case columnar.KindString, columnar.KindBinary:
 		return st.decodeBinary(n, spans)
-	case arrowvec.KindDecimal:
+	case columnar.KindDecimal:
 		return st.decodeLongDecimal(n, spans)
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		return st.decodeStruct(n, spans)
-	case arrowvec.KindList:
+	case columnar.KindList:
 		return st.decodeList(n, spans)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		return st.decodeMap(n, spans)
 	}
-	return nil, fmt.Errorf("unsaferow: %s is not a variable-length kind", n.Kind)
+	return nil, fmt.Errorf("unsaferow: %w: %s is not a variable-length kind", rowbridge.ErrInternal, n.Kind)
 }
 
 // isInline reports whether the node's value lives in its 8-byte slot (or
 // array element) rather than behind an offset/size word.
-func isInline(n *arrowvec.Node) bool {
+func isInline(n *columnar.Node) bool {
 	return n.Kind.IsPrimitive() && !n.IsLongDecimal()
 }
 
@@ -227,9 +233,9 @@ func columnTooBig(spans []span, path string, n, width int) error {
 // fixedOnly reports whether every field lives in its slot, so that a struct
 // of these fields is exactly its null bitset and slots: Spark and Velox
 // write nothing after them.
-func fixedOnly(fields []*arrowvec.Node) bool {
+func fixedOnly(fields []*columnar.Node) bool {
 	for _, f := range fields {
-		if !isInline(f) && f.Kind != arrowvec.KindNull {
+		if !isInline(f) && f.Kind != columnar.KindNull {
 			return false
 		}
 	}
@@ -244,9 +250,9 @@ func structHeaderBytes(nfields int) int { return 8*int(nwords(int64(nfields))) +
 
 // checkMapKeys rejects maps whose keys can only be null (Arrow map keys
 // are never null).
-func checkMapKeys(nodes []*arrowvec.Node) error {
+func checkMapKeys(nodes []*columnar.Node) error {
 	for _, n := range nodes {
-		if n.Kind == arrowvec.KindMap && n.Children[0].Kind == arrowvec.KindNull {
+		if n.Kind == columnar.KindMap && n.Children[0].Kind == columnar.KindNull {
 			return fmt.Errorf("field %s: %w: map keys of the null type", n.Path, rowbridge.ErrUnsupportedType)
 		}
 		if err := checkMapKeys(n.Children); err != nil {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // A null in a value declared NOT NULL (map keys always are) fails the
@@ -18,7 +18,7 @@ import (
 // into v. A view has nulls (valid != nil) only if its array's null count,
 // counted over its own slice, is above zero.
 func (v *encView) markNotNullCheck() {
-	v.check = v.f.notNull && v.valid != nil
+	v.check = v.f.notNull && v.Valid != nil
 	for i := range v.kids {
 		v.check = v.check || v.kids[i].check
 	}
@@ -44,7 +44,7 @@ func (e *Encoder) checkNotNull(w *encWalker, cols []encView, n int) {
 // checkEntry checks entry j of v and, when it is valid, its descendants;
 // false means w has failed. key says v holds map keys.
 func (w *encWalker) checkEntry(v *encView, j int, key bool) bool {
-	if !v.isValid(j) {
+	if !v.IsValid(j) {
 		if !v.f.notNull {
 			return true
 		}
@@ -56,13 +56,13 @@ func (w *encWalker) checkEntry(v *encView, j int, key bool) bool {
 		return false
 	}
 	switch v.f.kind {
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		for k := range v.kids {
 			if c := &v.kids[k]; c.check && !w.checkEntry(c, j, false) {
 				return false
 			}
 		}
-	case arrowvec.KindList, arrowvec.KindMap:
+	case columnar.KindList, columnar.KindMap:
 		start, n := v.span(j)
 		for k := range v.kids {
 			c := &v.kids[k]
@@ -70,7 +70,7 @@ func (w *encWalker) checkEntry(v *encView, j int, key bool) bool {
 				continue
 			}
 			for e := start; e < start+n; e++ {
-				if !w.checkEntry(c, e, v.f.kind == arrowvec.KindMap && k == 0) {
+				if !w.checkEntry(c, e, v.f.kind == columnar.KindMap && k == 0) {
 					return false
 				}
 			}

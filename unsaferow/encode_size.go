@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // encWalker carries the flavour and the first error through the recursive
@@ -34,16 +34,16 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 			for i := range sizes {
 				sizes[i] += 16
 			}
-		case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
-			offs := v.offs
+		case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
+			offs := v.Offsets
 			for i := range sizes {
-				if v.isValid(i) {
+				if v.IsValid(i) {
 					sizes[i] += padTo8(int(offs[i+1] - offs[i]))
 				}
 			}
 		default:
 			for i := range sizes {
-				if v.isValid(i) {
+				if v.IsValid(i) {
 					w.row = i
 					sizes[i] += padTo8(w.valueSize(v, i))
 				}
@@ -57,23 +57,23 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 // unpadded too; the owner pads its cursor).
 func (w *encWalker) valueSize(v *encView, j int) int {
 	switch v.f.kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
-		return int(v.offs[j+1] - v.offs[j])
-	case arrowvec.KindDecimal:
+	case columnar.KindString, columnar.KindBinary:
+		return int(v.Offsets[j+1] - v.Offsets[j])
+	case columnar.KindDecimal:
 		lo, hi := v.decimalAt(j)
 		return bigIntegerLen(lo, hi)
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		s := v.f.fixed
 		for _, k := range v.f.varKids {
 			s += w.fieldReserve(&v.kids[k], j)
 		}
 		return s
-	case arrowvec.KindList:
+	case columnar.KindList:
 		start, n := v.span(j)
 		return w.arraySize(&v.kids[0], start, n)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := v.span(j)
-		if v.kids[0].hasNulls(start, n) {
+		if v.kids[0].HasNulls(start, n) {
 			w.fail(v.kids[0].f, fmt.Errorf("%w: null map key", rowbridge.ErrValue))
 		}
 		return 8 + w.arraySize(&v.kids[0], start, n) + w.arraySize(&v.kids[1], start, n)
@@ -87,7 +87,7 @@ func (w *encWalker) fieldReserve(v *encView, j int) int {
 	if w.spark && v.f.longDec {
 		return 16 // Spark reserves a full 16 bytes, even for a null
 	}
-	if !v.isValid(j) {
+	if !v.IsValid(j) {
 		return 0
 	}
 	return padTo8(w.valueSize(v, j))
@@ -105,16 +105,16 @@ func (w *encWalker) arraySize(v *encView, start, n int) int {
 		return s
 	}
 	s := head + 8*n
-	if v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary {
+	if v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary {
 		for j := start; j < start+n; j++ {
-			if v.isValid(j) {
-				s += padTo8(int(v.offs[j+1] - v.offs[j]))
+			if v.IsValid(j) {
+				s += padTo8(int(v.Offsets[j+1] - v.Offsets[j]))
 			}
 		}
 		return s
 	}
 	for j := start; j < start+n; j++ {
-		if v.isValid(j) {
+		if v.IsValid(j) {
 			s += padTo8(w.valueSize(v, j))
 		}
 	}
@@ -123,11 +123,11 @@ func (w *encWalker) arraySize(v *encView, start, n int) int {
 
 // span is the element range of list or map entry j.
 func (v *encView) span(j int) (start, n int) {
-	return int(v.offs[j]), int(v.offs[j+1] - v.offs[j])
+	return int(v.Offsets[j]), int(v.Offsets[j+1] - v.Offsets[j])
 }
 
 // decimalAt reads decimal j as two's complement halves.
 func (v *encView) decimalAt(j int) (lo uint64, hi int64) {
-	b := v.raw[16*j : 16*j+16]
+	b := v.Values[16*j : 16*j+16]
 	return binary.LittleEndian.Uint64(b), int64(binary.LittleEndian.Uint64(b[8:]))
 }

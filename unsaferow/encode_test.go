@@ -15,7 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/require"
 )
@@ -551,14 +551,14 @@ func TestEncodeErrors(t *testing.T) {
 	defer keys.Release()
 	mrec := recordFromJSON(t, mem, goldenSchema(nullable("m", mt)), `[{"m": []}, {"m": [{"key": 1, "value": 1}, {"key": 2, "value": 2}]}]`)
 	defer mrec.Release()
-	node, err := arrowvec.NewNode(mt, "m")
+	node, err := columnar.NewNode(mt, "m")
 	require.NoError(t, err)
 	mv := newEncView(newEncField(node, Spark))
-	mv.bind(mrec.Column(0))
+	mv.bind(mrec.Column(0).Data())
 	w := encWalker{spark: true, row: 1}
 	require.Equal(t, 8+24+24, w.valueSize(&mv, 1))
 	require.NoError(t, w.err)
-	mv.kids[0].bind(keys.Column(0))
+	mv.kids[0].bind(keys.Column(0).Data())
 	w.valueSize(&mv, 1)
 	require.ErrorAs(t, w.err, &ee)
 	require.ErrorIs(t, w.err, rowbridge.ErrValue)

@@ -3,12 +3,10 @@ package unsaferow
 import (
 	"encoding/binary"
 	"fmt"
-	"math/big"
 	"math/bits"
 
-	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // The quiet NaNs Spark's writers store for every NaN.
@@ -36,29 +34,29 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 	slot := e.header + 8*k
 	n := len(cursor)
 	switch {
-	case v.f.kind == arrowvec.KindNull:
+	case v.f.kind == columnar.KindNull:
 		for i := range n {
 			out[starts[i]+(k>>3)] |= 1 << (k & 7)
 		}
-	case !v.f.variable && v.valid == nil && v.f.bulk:
+	case !v.f.variable && v.Valid == nil && v.f.bulk:
 		writeFixedColumn(v, out, starts[:n], slot)
-	case v.f.kind == arrowvec.KindBool && v.valid == nil:
+	case v.f.kind == columnar.KindBool && v.Valid == nil:
 		for i, p := range starts[:n] {
-			if v.boolAt(i) {
+			if v.Bool(i) {
 				out[p+slot] = 1
 			}
 		}
-	case v.f.kind == arrowvec.KindFloat32 && v.valid == nil: // Spark: NaNs rewritten
+	case v.f.kind == columnar.KindFloat32 && v.Valid == nil: // Spark: NaNs rewritten
 		for i, p := range starts[:n] {
-			b := binary.LittleEndian.Uint32(v.raw[4*i:])
+			b := binary.LittleEndian.Uint32(v.Values[4*i:])
 			if b&0x7fffffff > 0x7f800000 {
 				b = canonicalNaN32
 			}
 			binary.LittleEndian.PutUint32(out[p+slot:], b)
 		}
-	case v.f.kind == arrowvec.KindFloat64 && v.valid == nil:
+	case v.f.kind == columnar.KindFloat64 && v.Valid == nil:
 		for i, p := range starts[:n] {
-			b := binary.LittleEndian.Uint64(v.raw[8*i:])
+			b := binary.LittleEndian.Uint64(v.Values[8*i:])
 			if b&0x7fffffffffffffff > 0x7ff0000000000000 {
 				b = canonicalNaN64
 			}
@@ -67,21 +65,21 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 	case !v.f.variable:
 		for i := range n {
 			p := starts[i]
-			if !v.isValid(i) {
+			if !v.IsValid(i) {
 				out[p+(k>>3)] |= 1 << (k & 7)
 				continue
 			}
 			w.row = i
 			w.writeFixed(v, i, out[p+slot:p+slot+8])
 		}
-	case v.f.kind == arrowvec.KindString || v.f.kind == arrowvec.KindBinary:
+	case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
 		for i := range n {
 			p := starts[i]
-			if !v.isValid(i) {
+			if !v.IsValid(i) {
 				out[p+(k>>3)] |= 1 << (k & 7)
 				continue
 			}
-			b := v.data[v.offs[i]:v.offs[i+1]]
+			b := v.Data[v.Offsets[i]:v.Offsets[i+1]]
 			c := cursor[i]
 			copy(out[p+c:], b)
 			putOffsetSize(out[p+slot:], c, len(b))
@@ -97,7 +95,7 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 
 // writeFixedColumn copies a null-free fixed-width column into its slots.
 func writeFixedColumn(v *encView, out []byte, starts []int, slot int) {
-	raw := v.raw
+	raw := v.Values
 	switch v.f.width {
 	case 1:
 		for i, p := range starts {
@@ -123,7 +121,7 @@ func writeFixedColumn(v *encView, out []byte, starts []int, slot int) {
 // returns the new cursor.
 func (w *encWalker) writeField(v *encView, j int, owner []byte, k, head, cursor int) int {
 	slot := head + 8*k
-	if !v.isValid(j) {
+	if !v.IsValid(j) {
 		owner[k>>3] |= 1 << (k & 7)
 		if w.spark && v.f.longDec {
 			putOffsetSize(owner[slot:], cursor, 0) // Spark keeps the reserved area's offset
@@ -146,31 +144,31 @@ func (w *encWalker) writeField(v *encView, j int, owner []byte, k, head, cursor 
 // writeFixed writes valid fixed-width value j into dst (zeroed).
 func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 	switch v.f.kind {
-	case arrowvec.KindBool:
-		if v.boolAt(j) {
+	case columnar.KindBool:
+		if v.Bool(j) {
 			dst[0] = 1
 		}
-	case arrowvec.KindInt8:
-		dst[0] = v.raw[j]
-	case arrowvec.KindInt16:
-		binary.LittleEndian.PutUint16(dst, binary.LittleEndian.Uint16(v.raw[2*j:]))
-	case arrowvec.KindInt32, arrowvec.KindDate32:
-		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(v.raw[4*j:]))
-	case arrowvec.KindInt64, arrowvec.KindTimestamp:
-		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(v.raw[8*j:]))
-	case arrowvec.KindFloat32:
-		b := binary.LittleEndian.Uint32(v.raw[4*j:])
+	case columnar.KindInt8:
+		dst[0] = v.Values[j]
+	case columnar.KindInt16:
+		binary.LittleEndian.PutUint16(dst, binary.LittleEndian.Uint16(v.Values[2*j:]))
+	case columnar.KindInt32, columnar.KindDate32:
+		binary.LittleEndian.PutUint32(dst, binary.LittleEndian.Uint32(v.Values[4*j:]))
+	case columnar.KindInt64, columnar.KindTimestamp:
+		binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(v.Values[8*j:]))
+	case columnar.KindFloat32:
+		b := binary.LittleEndian.Uint32(v.Values[4*j:])
 		if w.spark && b&0x7fffffff > 0x7f800000 {
 			b = canonicalNaN32
 		}
 		binary.LittleEndian.PutUint32(dst, b)
-	case arrowvec.KindFloat64:
-		b := binary.LittleEndian.Uint64(v.raw[8*j:])
+	case columnar.KindFloat64:
+		b := binary.LittleEndian.Uint64(v.Values[8*j:])
 		if w.spark && b&0x7fffffffffffffff > 0x7ff0000000000000 {
 			b = canonicalNaN64
 		}
 		binary.LittleEndian.PutUint64(dst, b)
-	case arrowvec.KindDecimal: // short: the unscaled value as int64
+	case columnar.KindDecimal: // short: the unscaled value as int64
 		lo, hi := v.decimalAt(j)
 		if !w.decimalFits(v, lo, hi) {
 			return
@@ -183,25 +181,25 @@ func (w *encWalker) writeFixed(v *encView, j int, dst []byte) {
 // returns its size field (see valueSize).
 func (w *encWalker) writeValue(v *encView, j int, dst []byte) int {
 	switch v.f.kind {
-	case arrowvec.KindString, arrowvec.KindBinary:
-		return copy(dst, v.data[v.offs[j]:v.offs[j+1]])
-	case arrowvec.KindDecimal:
+	case columnar.KindString, columnar.KindBinary:
+		return copy(dst, v.Data[v.Offsets[j]:v.Offsets[j+1]])
+	case columnar.KindDecimal:
 		lo, hi := v.decimalAt(j)
 		if !w.decimalFits(v, lo, hi) {
 			return 0
 		}
 		return putBigInteger(dst, lo, hi)
-	case arrowvec.KindStruct:
+	case columnar.KindStruct:
 		head := nullBitsetBytes(len(v.kids))
 		cursor := v.f.fixed
 		for k := range v.kids {
 			cursor = w.writeField(&v.kids[k], j, dst, k, head, cursor)
 		}
 		return cursor
-	case arrowvec.KindList:
+	case columnar.KindList:
 		start, n := v.span(j)
 		return w.writeArray(&v.kids[0], start, n, dst)
-	case arrowvec.KindMap:
+	case columnar.KindMap:
 		start, n := v.span(j)
 		keys := w.writeArray(&v.kids[0], start, n, dst[8:])
 		binary.LittleEndian.PutUint64(dst, uint64(keys))
@@ -220,7 +218,7 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 		cursor := head + 8*n
 		for k := range n {
 			j := start + k
-			if !v.isValid(j) {
+			if !v.IsValid(j) {
 				nulls[k>>3] |= 1 << (k & 7)
 				continue
 			}
@@ -233,15 +231,15 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 	es := v.f.elem
 	elems := dst[head : head+n*es]
 	switch {
-	case v.f.kind == arrowvec.KindNull:
+	case v.f.kind == columnar.KindNull:
 		for k := range n {
 			nulls[k>>3] |= 1 << (k & 7)
 		}
 	case v.f.bulk:
-		copy(elems, v.raw[start*es:(start+n)*es])
-		if v.valid != nil {
+		copy(elems, v.Values[start*es:(start+n)*es])
+		if v.Valid != nil {
 			for k := range n {
-				if !v.isValid(start + k) {
+				if !v.IsValid(start + k) {
 					nulls[k>>3] |= 1 << (k & 7)
 					clear(elems[k*es : k*es+es])
 				}
@@ -249,7 +247,7 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 		}
 	default:
 		for k := range n {
-			if !v.isValid(start + k) {
+			if !v.IsValid(start + k) {
 				nulls[k>>3] |= 1 << (k & 7)
 				continue
 			}
@@ -295,20 +293,9 @@ func putBigInteger(dst []byte, lo uint64, hi int64) int {
 // precision, failing the encode when it does not fit: the decoders reject
 // such values, so writing them would break the round trip.
 func (w *encWalker) decimalFits(v *encView, lo uint64, hi int64) bool {
-	n := decimal128.New(hi, lo)
-	prec := v.f.prec
-	if a := n.Abs(); a.Sign() < 0 || !a.Less(decimal128.GetScaleMultiplier(int(prec))) {
-		w.fail(v.f, fmt.Errorf("%w: unscaled value %s exceeds decimal precision %d", rowbridge.ErrValue, unscaledString(lo, hi), prec))
+	if !v.f.limit.LongOK(hi, lo) {
+		w.fail(v.f, fmt.Errorf("%w: unscaled value %s exceeds decimal precision %d", rowbridge.ErrValue, columnar.Int128String(hi, lo), v.f.prec))
 		return false
 	}
 	return true
-}
-
-// unscaledString prints a 128-bit two's complement value in decimal. It
-// builds the big.Int from 64-bit halves itself: arrow-go's Num.BigInt takes
-// big.Word to be 64 bits and prints garbage on 32-bit platforms.
-func unscaledString(lo uint64, hi int64) string {
-	x := new(big.Int).SetInt64(hi)
-	x.Lsh(x, 64)
-	return x.Or(x, new(big.Int).SetUint64(lo)).String()
 }

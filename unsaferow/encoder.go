@@ -1,17 +1,15 @@
 package unsaferow
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 	"sync"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
-	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/rowopt"
 )
 
 // Encoder turns Arrow record batches into UnsafeRow bytes, one row per
@@ -36,9 +34,7 @@ import (
 // An Encoder is safe for concurrent use; its per-call scratch lives in a
 // sync.Pool.
 type Encoder struct {
-	schema *arrow.Schema
-	conv   *arrowconv.Converter // nil when the schema's types are the row format's
-	mem    memory.Allocator     // for converted columns
+	in     *arrowconv.Input // converts and checks the batches given
 	spark  bool
 	fields []*encField // top-level columns
 	header int         // null bitset bytes of a row
@@ -66,28 +62,21 @@ const maxEncodedRowSize = math.MaxInt32
 // says; see WithTruncate for values a conversion would lose. Types without
 // an UnsafeRow counterpart fail with rowbridge.ErrUnsupportedType.
 func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
-	cfg, err := newConfig(opts)
+	return rowopt.Build(pkgName, rowopt.ForEncoder, schema, opts, newEncoder)
+}
+
+// newEncoder is NewEncoder with its options applied.
+func newEncoder(schema *arrow.Schema, cfg *config) (*Encoder, error) {
+	flavor := Flavor(cfg.Flavor)
+	in, err := arrowconv.NewInput(pkgName, schema, cfg.Truncate, cfg.Mem)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.flavor != Spark && cfg.flavor != Velox {
-		return nil, fmt.Errorf("unsaferow: unknown flavor %v", cfg.flavor)
-	}
-	conv, err := arrowconv.New(schema, cfg.truncate)
-	if err != nil {
-		return nil, fmt.Errorf("unsaferow: %w", err)
-	}
-	plan, err := arrowvec.NewPlan(conv.Schema())
-	if err != nil {
-		return nil, fmt.Errorf("unsaferow: %w", err)
-	}
-	e := &Encoder{schema: schema, spark: cfg.flavor == Spark, mem: cfg.mem}
-	if !conv.Identity() {
-		e.conv = conv
-	}
+	plan := in.Plan
+	e := &Encoder{in: in, spark: flavor == Spark}
 	e.fields = make([]*encField, len(plan.Fields))
 	for i, n := range plan.Fields {
-		e.fields[i] = newEncField(n, cfg.flavor)
+		e.fields[i] = newEncField(n, flavor)
 		if e.fields[i].variable {
 			e.vars = append(e.vars, i)
 		}
@@ -104,43 +93,8 @@ func NewEncoder(schema *arrow.Schema, opts ...Option) (*Encoder, error) {
 	return e, nil
 }
 
-// Schema is the schema the encoder was made for: that of the batches it encodes.
-func (e *Encoder) Schema() *arrow.Schema { return e.schema }
-
-// RowSchema is the schema of the rows: Schema with every column converted
-// to its row-format type (timestamp[us], utf8, list, ...), which is what a
-// Decoder of the rows gives back. It is Schema when nothing converts.
-func (e *Encoder) RowSchema() *arrow.Schema {
-	if e.conv != nil {
-		return e.conv.Schema()
-	}
-	return e.schema
-}
-
-// Encode encodes every row of rec into a fresh Rows.
-func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	return e.AppendRows(rowbridge.Rows{}, rec)
-}
-
-// AppendRows appends the rows of rec to dst, reusing dst's memory when it
-// has the capacity, and returns the extended Rows. dst.Offsets must be empty
-// or end at len(dst.Data). On error dst is returned with its original
-// lengths (bytes past them may have been overwritten).
-func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
-	if e.conv != nil {
-		conv, err := e.conv.Convert(e.mem, rec)
-		if err != nil {
-			return dst, convertError(err)
-		}
-		defer conv.Release()
-		rec = conv
-	}
-	if err := e.check(rec); err != nil {
-		return dst, err
-	}
-	if len(dst.Offsets) > 0 && dst.Offsets[len(dst.Offsets)-1] != len(dst.Data) {
-		return dst, errors.New("unsaferow: dst.Offsets does not end at len(dst.Data)")
-	}
+// appendRows is AppendRows of a batch of the row types.
+func (e *Encoder) appendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
 	n := int(rec.NumRows())
 	if n == 0 {
 		return dst, nil
@@ -156,7 +110,7 @@ func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbrid
 	s := e.pool.Get().(*encScratch)
 	defer e.release(s)
 	for i := range s.cols {
-		s.cols[i].bind(rec.Column(i))
+		s.cols[i].bind(rec.Column(i).Data())
 	}
 	w := &s.w
 	*w = encWalker{spark: e.spark}
@@ -216,31 +170,28 @@ func growZeroed(b []byte, n int) []byte {
 	return nb
 }
 
-// check verifies that rec's columns have the encoder's types, up to field
-// names and nullability, which do not change the bytes.
-func (e *Encoder) check(rec arrow.RecordBatch) error {
-	if int(rec.NumCols()) != len(e.fields) {
-		return fmt.Errorf("unsaferow: record has %d columns, encoder schema has %d", rec.NumCols(), len(e.fields))
-	}
-	for i, f := range e.fields {
-		if dt := rec.Column(i).DataType(); !f.accepts(dt) {
-			return fmt.Errorf("unsaferow: column %d (%s) is %s, encoder schema has %s", i, f.path, dt, e.schema.Field(i).Type)
-		}
-	}
-	return nil
-}
-
-// convertError prefixes the package to a batch-level conversion error; an
-// EncodeError (naming the row) stays as it is.
-func convertError(err error) error {
-	var ee *rowbridge.EncodeError
-	if errors.As(err, &ee) {
-		return err
-	}
-	return fmt.Errorf("unsaferow: %w", err)
-}
-
 // nullBitsetBytes is the size of an UnsafeRow null bitset for n entries.
 func nullBitsetBytes(n int) int { return (n + 63) / 64 * 8 }
 
 func padTo8(n int) int { return (n + 7) &^ 7 }
+
+// Encode encodes every row of rec into a fresh Rows.
+func (e *Encoder) Encode(rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	return e.AppendRows(rowbridge.Rows{}, rec)
+}
+
+// AppendRows appends the rows of rec to dst, reusing dst's memory when it
+// has the capacity, and returns the extended Rows. dst.Offsets must be empty
+// or end at len(dst.Data). On error dst is returned with its original
+// lengths (bytes past them may have been overwritten).
+func (e *Encoder) AppendRows(dst rowbridge.Rows, rec arrow.RecordBatch) (rowbridge.Rows, error) {
+	return e.in.Append(dst, rec, e.appendRows)
+}
+
+// Schema is the schema the encoder was made for: that of the batches it encodes.
+func (e *Encoder) Schema() *arrow.Schema { return e.in.Schema() }
+
+// RowSchema is the schema of the rows: Schema with every column converted
+// to its row-format type (timestamp[us], utf8, list, ...), which is what a
+// Decoder of the rows gives back. It is Schema when nothing converts.
+func (e *Encoder) RowSchema() *arrow.Schema { return e.in.RowSchema() }

@@ -395,8 +395,8 @@ func TestEncodeNullMapKey(t *testing.T) {
 	enc, err := NewEncoder(schema)
 	require.NoError(t, err)
 	cols := []encView{newEncView(enc.fields[0])}
-	cols[0].bind(mrec.Column(0))
-	cols[0].kids[0].bind(keys.Column(0))
+	cols[0].bind(mrec.Column(0).Data())
+	cols[0].kids[0].bind(keys.Column(0).Data())
 	cols[0].markNotNullCheck()
 	var w encWalker
 	enc.checkNotNull(&w, cols, 3)
@@ -412,8 +412,8 @@ func TestEncodeNullMapKey(t *testing.T) {
 	m := array.MakeFromData(nd)
 	nd.Release()
 	defer m.Release()
-	cols[0].bind(m)
-	cols[0].kids[0].bind(keys2.Column(0))
+	cols[0].bind(m.Data())
+	cols[0].kids[0].bind(keys2.Column(0).Data())
 	cols[0].markNotNullCheck()
 	require.True(t, cols[0].check)
 	w = encWalker{}

@@ -62,8 +62,8 @@ func TestStreamVeloxFlavor(t *testing.T) {
 	defer mem.AssertSize(t, 0)
 	all := streamtest.Record(t, mem, 11)
 	defer all.Release()
-	opts := []Option{WithAllocator(mem), WithFlavor(Velox), WithFraming(framing.Velox), WithCodec(framing.LZ4)}
-	stream := streamFormat.WriteStream(t, []arrow.RecordBatch{all}, opts...)
+	opts := []Option{WithAllocator(mem), WithFraming(framing.Velox), WithCodec(framing.LZ4)}
+	stream := streamFormat.WriteStream(t, []arrow.RecordBatch{all}, append(opts, WithFlavor(Velox))...)
 	got, err := streamFormat.ReadBatches(t, bytes.NewReader(stream), 5, opts...)
 	defer streamtest.ReleaseBatches(got)
 	require.NoError(t, err)

@@ -61,11 +61,11 @@ func (c *Converter) InputSchema() *arrow.Schema { return c.in }
 // naming its row and field.
 func (c *Converter) Convert(mem memory.Allocator, rec arrow.RecordBatch) (arrow.RecordBatch, error) {
 	if int(rec.NumCols()) != len(c.cols) {
-		return nil, fmt.Errorf("batch has %d columns, schema has %d", rec.NumCols(), len(c.cols))
+		return nil, fmt.Errorf("batch has %d columns, schema has %d: %w", rec.NumCols(), len(c.cols), arrow.ErrInvalid)
 	}
 	for i, n := range c.cols {
 		if dt := rec.Column(i).DataType(); !arrow.TypeEqual(dt, n.in) {
-			return nil, fmt.Errorf("column %d (%s) is %s, schema has %s", i, n.path, dt, n.in)
+			return nil, fmt.Errorf("column %d (%s) is %s, schema has %s: %w", i, n.path, dt, n.in, arrow.ErrInvalid)
 		}
 	}
 	if c.same {
@@ -168,5 +168,5 @@ func (c *conv) convert(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayData, 
 	case arrow.LIST, arrow.LARGE_LIST, arrow.LIST_VIEW, arrow.LARGE_LIST_VIEW, arrow.FIXED_SIZE_LIST:
 		return c.lists(n, d, sc)
 	}
-	return nil, fmt.Errorf("arrowconv: no conversion from %s", n.in) // newNode admits no other type
+	return nil, fmt.Errorf("arrowconv: no conversion from %s: %w", n.in, arrow.ErrNotImplemented) // newNode admits no other type
 }

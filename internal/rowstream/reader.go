@@ -36,7 +36,7 @@ var _ array.RecordReader = (*Reader)(nil)
 // batchRows rows of schema.
 func NewReader(r io.Reader, schema *arrow.Schema, dec BatchDecoder, f framing.Framing, c framing.Codec, batchRows int, opts ...ReaderOption) (*Reader, error) {
 	if batchRows < 1 {
-		return nil, fmt.Errorf("rowstream: batch rows %d, want at least 1", batchRows)
+		return nil, fmt.Errorf("rowstream: batch rows %d, want at least 1: %w", batchRows, arrow.ErrInvalid)
 	}
 	fr, err := framing.NewReader(r, f, c)
 	if err != nil {

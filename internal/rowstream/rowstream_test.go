@@ -235,3 +235,10 @@ func TestWriterSlicesLongBatches(t *testing.T) {
 	require.ErrorAs(t, err, &ee)
 	require.Equal(t, 16, ee.Row, "the 10 rows before, then row 6")
 }
+
+// The codecs' documentation states this value.
+func TestDocumentedReaderIdleBytes(t *testing.T) {
+	if ReaderIdleBytes != 256<<20 {
+		t.Fatalf("ReaderIdleBytes is %d; the codecs' comments say 256 MiB", ReaderIdleBytes)
+	}
+}

@@ -45,10 +45,10 @@ const WriteSliceRows = 1 << 16
 // error's row says where the stream stops.
 func (w *Writer) Write(rec arrow.RecordBatch) error {
 	if w.closed {
-		return errors.New("rowstream: write after Close")
+		return fmt.Errorf("rowstream: write after Close: %w", arrow.ErrInvalid)
 	}
 	if !w.schema.Equal(rec.Schema()) {
-		return fmt.Errorf("rowstream: record batch schema %v differs from the writer's %v", rec.Schema(), w.schema)
+		return fmt.Errorf("rowstream: record batch schema %v differs from the writer's %v: %w", rec.Schema(), w.schema, arrow.ErrInvalid)
 	}
 	step := int64(w.sliceRows)
 	if step <= 0 {

@@ -1,4 +1,4 @@
-package arrowvec
+package columnar
 
 import (
 	"fmt"
@@ -17,14 +17,25 @@ type Node struct {
 	Nullable bool
 	Children []*Node
 
-	// Precision and Scale are set for KindDecimal.
+	// Precision and Scale are set for KindDecimal, and Limit, the range
+	// of its unscaled values.
 	Precision, Scale int32
+	Limit            DecimalLimit
 }
 
 // IsLongDecimal reports whether a decimal needs more than 64 bits
 // (precision > 18), which both row formats store differently.
 func (n *Node) IsLongDecimal() bool {
 	return n.Kind == KindDecimal && n.Precision > MaxShortDecimalPrecision
+}
+
+// RowWidth is Kind.RowWidth, 16 for a long decimal: the bytes a value of
+// n takes in a fixed-width CompactRow field or array element.
+func (n *Node) RowWidth() int {
+	if n.IsLongDecimal() {
+		return 16
+	}
+	return n.Kind.RowWidth()
 }
 
 // Plan is a schema resolved into Nodes, one per top-level field.
@@ -37,7 +48,7 @@ type Plan struct {
 // row formats do not carry (the error names the field path).
 func NewPlan(schema *arrow.Schema) (*Plan, error) {
 	if schema == nil {
-		return nil, fmt.Errorf("arrowvec: a nil schema: %w", arrow.ErrInvalid)
+		return nil, fmt.Errorf("rowbridge: a nil schema: %w", arrow.ErrInvalid)
 	}
 	p := &Plan{Schema: schema, Fields: make([]*Node, schema.NumFields())}
 	for i, f := range schema.Fields() {
@@ -64,6 +75,7 @@ func newNode(dt arrow.DataType, name, path string, nullable bool) (*Node, error)
 	switch t := dt.(type) {
 	case *arrow.Decimal128Type:
 		n.Precision, n.Scale = t.Precision, t.Scale
+		n.Limit = NewDecimalLimit(t.Precision)
 	case *arrow.MapType:
 		kf, vf := t.KeyField(), t.ItemField()
 		key, err := newNode(kf.Type, kf.Name, path+"."+kf.Name, kf.Nullable)
@@ -93,4 +105,36 @@ func newNode(dt arrow.DataType, name, path string, nullable bool) (*Node, error)
 		}
 	}
 	return n, nil
+}
+
+// Accepts reports whether arrays of type dt can be encoded as n: the same
+// kinds all the way down and the same decimal precision and scale; field
+// names and nullability, which do not change the bytes, may differ. Unlike
+// arrow.TypeEqual it does not allocate.
+func (n *Node) Accepts(dt arrow.DataType) bool {
+	if dt == n.Type {
+		return true
+	}
+	k, err := KindOf(dt)
+	if err != nil || k != n.Kind {
+		return false
+	}
+	switch t := dt.(type) {
+	case *arrow.Decimal128Type:
+		return t.Precision == n.Precision && t.Scale == n.Scale
+	case *arrow.MapType:
+		return n.Children[0].Accepts(t.KeyType()) && n.Children[1].Accepts(t.ItemType())
+	case *arrow.ListType:
+		return n.Children[0].Accepts(t.Elem())
+	case *arrow.StructType:
+		if t.NumFields() != len(n.Children) {
+			return false
+		}
+		for i, c := range n.Children {
+			if !c.Accepts(t.Field(i).Type) {
+				return false
+			}
+		}
+	}
+	return true
 }

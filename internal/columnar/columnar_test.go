@@ -1,11 +1,10 @@
-package arrowvec
+package columnar
 
 import (
 	"encoding/binary"
 	"errors"
 	"math"
 	"testing"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -116,44 +115,12 @@ func TestNestedConstructors(t *testing.T) {
 	assert.Equal(t, s, e)
 }
 
-func TestRecyclingAllocatorReuses(t *testing.T) {
-	a := NewRecyclingAllocator(1 << 20)
-	b := a.Allocate(100)
-	require.Len(t, b, 100)
-	assert.Equal(t, 128, cap(b))
-	assert.Zero(t, uintptr(unsafe.Pointer(&b[0]))%64, "64-byte aligned")
-	b[0] = 42
-	a.Free(b)
-	assert.Equal(t, int64(128), a.IdleBytes())
-	c := a.Allocate(120)
-	assert.Equal(t, &b[0], &c[0], "same memory handed out again")
-	assert.Zero(t, a.IdleBytes())
-	c = a.Reallocate(1000, c)
-	assert.Equal(t, byte(42), c[0], "contents kept on growth")
-	assert.Len(t, c, 1000)
-	a.Free(c)
-
-	small := NewRecyclingAllocator(100) // cap below one buffer: nothing kept
-	small.Free(small.Allocate(200))
-	assert.Zero(t, small.IdleBytes())
-
-	// through arrow-go: a released buffer comes back
-	buf := NewBuffer(a, 4000)
-	p := &buf.Bytes()[0]
-	buf.Release()
-	again := NewBuffer(a, 3000)
-	assert.Equal(t, p, &again.Bytes()[0])
-	again.Release()
-}
-
 // Sizes that do not fit int32 offsets or the address space panic with a
 // message (a caller's bug) rather than wrap into a small buffer on 32-bit
 // machines.
 func TestSizesDoNotWrap(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	assert.PanicsWithValue(t, "arrowvec: 2147483647 offsets entries", func() { NewOffsets(mem, math.MaxInt32) })
-	assert.PanicsWithValue(t, "arrowvec: -1 offsets entries", func() { NewOffsets(mem, -1) })
-	a := NewRecyclingAllocator(1 << 20)
-	assert.PanicsWithValue(t, "arrowvec: allocation size overflows int", func() { a.Allocate(math.MaxInt - 8) })
+	assert.PanicsWithValue(t, "rowbridge: 2147483647 offsets entries", func() { NewOffsets(mem, math.MaxInt32) })
+	assert.PanicsWithValue(t, "rowbridge: -1 offsets entries", func() { NewOffsets(mem, -1) })
 }

@@ -1,9 +1,8 @@
-package arrowvec
+package columnar
 
 import (
 	"fmt"
 	"math"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
@@ -22,14 +21,6 @@ func NewZeroedBuffer(mem memory.Allocator, n int) *memory.Buffer {
 	return memory.NewBufferWithAllocator(b, mem)
 }
 
-// Int32s views a buffer's bytes as int32 values (Arrow buffers are aligned).
-func Int32s(b []byte) []int32 {
-	if len(b) < 4 {
-		return nil
-	}
-	return unsafe.Slice((*int32)(unsafe.Pointer(&b[0])), len(b)/4)
-}
-
 // NewOffsets allocates the int32 offsets buffer for n list or binary
 // entries (n+1 values) and returns it with its typed view; offsets[0] is 0.
 // The caller checks n against its input first: n beyond what int32
@@ -37,10 +28,10 @@ func Int32s(b []byte) []int32 {
 // a bug, and panics.
 func NewOffsets(mem memory.Allocator, n int) (*memory.Buffer, []int32) {
 	if n < 0 || int64(n) >= math.MaxInt32 || int64(n)+1 > math.MaxInt/4 {
-		panic(fmt.Sprintf("arrowvec: %d offsets entries", n))
+		panic(fmt.Sprintf("rowbridge: %d offsets entries", n))
 	}
 	buf := NewBuffer(mem, 4*(n+1))
-	offs := Int32s(buf.Bytes())
+	offs := Cast[int32](buf.Bytes())
 	offs[0] = 0
 	return buf, offs
 }

@@ -1,4 +1,4 @@
-package arrowvec
+package columnar
 
 import (
 	"fmt"
@@ -39,24 +39,42 @@ func (k Kind) String() string {
 	return fmt.Sprintf("Kind(%d)", k)
 }
 
+// widths is the one table of bytes per value: per Kind, the bytes of one
+// value in the Arrow value buffer (0: no fixed-width value buffer) and in
+// a row format's fixed-width field or array element (VarWidth: stored out
+// of line). A short decimal is the row formats' 8-byte unscaled value;
+// Node.RowWidth gives a long one's 16.
+var widths = [...]struct{ arrow, row int8 }{
+	KindNull:      {0, 0},
+	KindBool:      {0, 1},
+	KindInt8:      {1, 1},
+	KindInt16:     {2, 2},
+	KindInt32:     {4, 4},
+	KindInt64:     {8, 8},
+	KindFloat32:   {4, 4},
+	KindFloat64:   {8, 8},
+	KindDate32:    {4, 4},
+	KindTimestamp: {8, 8},
+	KindDecimal:   {16, 8},
+	KindString:    {0, VarWidth},
+	KindBinary:    {0, VarWidth},
+	KindList:      {0, VarWidth},
+	KindMap:       {0, VarWidth},
+	KindStruct:    {0, VarWidth},
+}
+
+// VarWidth is the RowWidth of a value with no fixed width in a row.
+const VarWidth = -1
+
 // ValueWidth is the byte width of one value in the Arrow value buffer, or 0
 // for kinds without a fixed-width value buffer (null, bool, variable-width
 // and nested kinds).
-func (k Kind) ValueWidth() int {
-	switch k {
-	case KindInt8:
-		return 1
-	case KindInt16:
-		return 2
-	case KindInt32, KindFloat32, KindDate32:
-		return 4
-	case KindInt64, KindFloat64, KindTimestamp:
-		return 8
-	case KindDecimal:
-		return 16
-	}
-	return 0
-}
+func (k Kind) ValueWidth() int { return int(widths[k].arrow) }
+
+// RowWidth is the byte width of one value of kind k in a row format's
+// packed fixed-width field or array element (0 for the null type, 1 for a
+// boolean, 8 for a short decimal), or VarWidth.
+func (k Kind) RowWidth() int { return int(widths[k].row) }
 
 // IsPrimitive reports whether the kind has no children and no variable-length data.
 func (k Kind) IsPrimitive() bool { return k <= KindDecimal }
