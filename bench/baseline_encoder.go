@@ -4,10 +4,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/rowbridge/rowbridge"
 )
 
@@ -155,8 +155,7 @@ func (e *RowAtATimeEncoder) appendVar(buf []byte, col arrow.Array, i int, inStru
 		b := a.Value(i)
 		return append(buf, b...), len(b)
 	case *array.Decimal128:
-		v := a.Value(i).BigInt()
-		b := twosComplement(v, v.Bytes())
+		b := bigIntegerBytes(a.Value(i))
 		buf = append(buf, b...)
 		if inStruct && !e.velox {
 			buf = appendZeros(buf, 16-len(b))
@@ -232,28 +231,18 @@ func elementWidthOf(t arrow.DataType) int {
 	return 8
 }
 
-// twosComplement returns v as Java's BigInteger.toByteArray: big-endian,
-// minimal two's complement. mag is v's magnitude as big.Int.Bytes gives it.
-func twosComplement(v *big.Int, mag []byte) []byte {
-	if v.Sign() == 0 {
-		return []byte{0}
+// bigIntegerBytes returns v as Java's BigInteger.toByteArray writes it:
+// big-endian, minimal two's complement (computed from the two words, not
+// through big.Int, whose conversion arrow-go gets wrong on 386).
+func bigIntegerBytes(v decimal128.Num) []byte {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], uint64(v.HighBits()))
+	binary.BigEndian.PutUint64(b[8:], v.LowBits())
+	i := 0
+	for i < 15 && (b[i] == 0 && b[i+1]&0x80 == 0 || b[i] == 0xff && b[i+1]&0x80 != 0) {
+		i++
 	}
-	if v.Sign() > 0 {
-		if mag[0]&0x80 != 0 {
-			return append([]byte{0}, mag...)
-		}
-		return mag
-	}
-	// -v = ~(v-1): two's complement of the magnitude in len(mag)+1 bytes,
-	// then drop redundant leading 0xff bytes.
-	n := len(mag) + 1
-	m := new(big.Int).Lsh(big.NewInt(1), uint(8*n))
-	m.Add(m, v)
-	b := m.FillBytes(make([]byte, n))
-	for len(b) > 1 && b[0] == 0xff && b[1]&0x80 != 0 {
-		b = b[1:]
-	}
-	return b
+	return b[i:]
 }
 
 func appendZeros(buf []byte, n int) []byte {

@@ -35,6 +35,11 @@ func TestRowAtATimeEncoderMatches(t *testing.T) {
 		}
 		inputs = append(inputs, input{fmt.Sprintf("random%d %s", i, schema), testgen.RandomBatch(mem, r, schema, 50, testgen.WithNullProbability(0.2))})
 	}
+	defer func() {
+		for _, in := range inputs {
+			in.rec.Release()
+		}
+	}()
 	require.Greater(t, len(inputs), len(testgen.BenchCases())+20, "enough random schemas the baseline takes")
 	for _, in := range inputs {
 		for _, fl := range []unsaferow.Flavor{unsaferow.Spark, unsaferow.Velox} {
@@ -51,6 +56,5 @@ func TestRowAtATimeEncoderMatches(t *testing.T) {
 				require.Equal(t, want.Row(i), got.Row(i), "%s %s row %d", in.name, fl, i)
 			}
 		}
-		in.rec.Release()
 	}
 }
