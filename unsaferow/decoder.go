@@ -25,6 +25,9 @@ type Decoder struct {
 
 // NewDecoder prepares a Decoder for rows of the given schema. It fails with
 // rowbridge.ErrUnsupportedType for types UnsafeRow cannot carry.
+// Without WithAllocator its batches come from a recycling allocator of its
+// own (see WithAllocator): release each batch when done with it and the
+// next Decode reuses its buffers.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 	return rowopt.BuildPlanned(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
 }
