@@ -55,6 +55,12 @@ func (s *source) arraySize(start, n int) int {
 		return size
 	}
 	size += 4 + 4*n // serializedSize and offset table
+	if s.AllValid() {
+		for j := start; j < start+n; j++ {
+			size += s.size(j)
+		}
+		return size
+	}
 	for j := start; j < start+n; j++ {
 		if s.IsValid(j) {
 			size += s.size(j)
@@ -155,6 +161,14 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 			}
 		}
 		return p + n*s.width, nil
+	case (s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary) && s.AllValid():
+		offs, vals := s.Offsets[start:start+n+1], s.Data
+		for j := range n {
+			a, b := offs[j], offs[j+1]
+			le.PutUint32(buf[p:], uint32(b-a))
+			p += 4 + copy(buf[p+4:], vals[a:b])
+		}
+		return p, nil
 	case s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary:
 		for j := range n {
 			if !s.IsValid(start + j) {
@@ -172,6 +186,16 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	}
 	table := p + 4
 	cur := table + 4*n
+	if s.AllValid() {
+		for j := range n {
+			le.PutUint32(buf[table+4*j:], uint32(cur-table))
+			if cur, err = s.write(start+j, buf, cur); err != nil {
+				return 0, err
+			}
+		}
+		le.PutUint32(buf[p:], uint32(cur-table))
+		return cur, nil
+	}
 	for j := range n {
 		if !s.IsValid(start + j) {
 			if s.notNull {
