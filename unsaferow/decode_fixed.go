@@ -58,20 +58,46 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 	return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 }
 
-// slots copies the T in each span's slot into out, writes the validity of
-// every entry into bits ((len(spans)+7)/8 bytes, every byte written; bits
-// past the last entry are 0) and returns the null count; a null entry
-// gets a zero value so every byte of out is written. The bits are
-// gathered eight entries to a byte in the loop, with no call per null.
-// One generic loop serves every width: each instantiation is its own
-// machine code (columnar.Word's types have distinct GC shapes) and
-// columnar.Load inlines into it.
+// slots copies the T in each span's slot into out and returns the null
+// count; a null entry gets a zero value so every byte of out is written.
+// When there are nulls it writes the validity of every entry into bits
+// ((len(spans)+7)/8 bytes, every byte written, bits past the last entry
+// clear); without, it leaves bits alone. The loop over a column without
+// nulls does nothing per value but the copy; from the first null on,
+// slotsWithNulls gathers the bits eight entries to a byte, with no call
+// per null. One generic loop serves every width: each instantiation is its
+// own machine code (columnar.Word's types have distinct GC shapes) and
+// columnar.Load inlines into it. It is kept out of line, as it was before
+// the bits were written here: inlined four times into decodeSlots it ran
+// slower.
+//
+//go:noinline
 func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
 	out = out[:len(spans)]
-	bits = bits[:(len(spans)+7)/8]
-	valid := 0
-	var acc byte
 	for k, s := range spans {
+		if s.start >= 0 {
+			r := rows[s.row]
+			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+				out[k] = columnar.Load[T](r, int(s.start+fs.slot))
+				continue
+			}
+		}
+		return slotsWithNulls(rows, spans, fs, out, bits, k)
+	}
+	return 0
+}
+
+// slotsWithNulls is slots from entry k0, the first null, on.
+func slotsWithNulls[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte, k0 int) int {
+	out = out[:len(spans)]
+	bits = bits[:(len(spans)+7)/8]
+	for i := range k0 >> 3 {
+		bits[i] = 0xff
+	}
+	acc := byte(1)<<(k0&7) - 1
+	nulls := 0
+	for k := k0; k < len(spans); k++ {
+		s := spans[k]
 		var x T
 		var ok byte
 		if s.start >= 0 {
@@ -82,7 +108,7 @@ func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, 
 			}
 		}
 		out[k] = x
-		valid += int(ok)
+		nulls += int(ok ^ 1)
 		acc |= ok << (k & 7)
 		if k&7 == 7 {
 			bits[k>>3] = acc
@@ -92,7 +118,7 @@ func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, 
 	if len(spans)&7 != 0 {
 		bits[len(spans)>>3] = acc
 	}
-	return len(spans) - valid
+	return nulls
 }
 
 // slotsBool sets bit k of the zeroed bitmap out for a true value; any

@@ -11,7 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// slots writes every value and every validity byte, into dirty memory:
+// slots writes every value, and when there are nulls every validity byte,
+// into dirty memory:
 // nulls (a set null bit, or an absent struct) are zero values and clear
 // bits, valid entries are their slot's value and set bits, bits past the
 // last entry are clear, and the count of nulls is returned.
@@ -26,6 +27,10 @@ func TestSlotsWritesValuesAndValidityBits(t *testing.T) {
 			binary.LittleEndian.PutUint64(r[8:], uint64(1000+k))
 			rows[k] = r
 			spans[k] = span{row: int32(k), start: 0, end: 16}
+			if n == 21 && k < 13 {
+				wantBits[k>>3] |= 1 << (k & 7) // the first null late, mid-byte
+				continue
+			}
 			switch k % 3 {
 			case 1:
 				r[0] = 1 // field 0 null
@@ -51,7 +56,9 @@ func TestSlotsWritesValuesAndValidityBits(t *testing.T) {
 		}
 		nulls := slots(rows, spans, fieldSlot{slot: 8, bitByte: 0, bitMask: 1}, out, bits)
 		require.Equal(t, wantNulls, nulls, "n=%d", n)
-		require.Equal(t, wantBits, bits, "n=%d", n)
+		if wantNulls > 0 {
+			require.Equal(t, wantBits, bits, "n=%d", n)
+		}
 		for k := range n {
 			if wantBits[k>>3]&(1<<(k&7)) != 0 {
 				require.Equal(t, uint64(1000+k), out[k], "n=%d entry %d", n, k)
