@@ -1,6 +1,7 @@
 package crossformat
 
 import (
+	"fmt"
 	"math/rand"
 	"testing"
 	"unsafe"
@@ -86,6 +87,47 @@ func TestDefaultDecoderRecyclesReleasedBatches(t *testing.T) {
 			require.True(t, testgen.EqualBatches(t, inputs[i], k), "%s: kept batch %d changed after later decodes", c.name, i)
 			k.Release()
 			inputs[i].Release()
+		}
+	}
+}
+
+// Goroutines sharing one Decoder made without WithAllocator (and so its
+// recycling allocator) each get right batches while the others release
+// theirs into it. Run under -race.
+func TestDefaultDecoderConcurrent(t *testing.T) {
+	schema := arrow.NewSchema([]arrow.Field{
+		{Name: "a", Type: arrow.PrimitiveTypes.Int64, Nullable: true},
+		{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true},
+		{Name: "m", Type: arrow.MapOf(arrow.PrimitiveTypes.Int32, arrow.BinaryTypes.String), Nullable: true},
+	}, nil)
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	rec := testgen.RandomBatch(mem, rand.New(rand.NewSource(5)), schema, 200)
+	defer rec.Release()
+	for _, c := range defaultDecoders(t, schema) {
+		rows, err := c.encode(rec)
+		require.NoError(t, err)
+		errs := make(chan error, 4)
+		for range 4 {
+			go func() {
+				for range 25 {
+					got, err := c.decodeRows(rows)
+					if err != nil {
+						errs <- err
+						return
+					}
+					ok := testgen.EqualBatches(t, rec, got)
+					got.Release()
+					if !ok {
+						errs <- fmt.Errorf("%s: a concurrent Decode returned a wrong batch", c.name)
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+		for range 4 {
+			require.NoError(t, <-errs)
 		}
 	}
 }
