@@ -27,8 +27,8 @@ const (
 const recycledMaxIdle = 64 << 20
 
 // Row benchmark groups and implementation names. A row case is named
-// <impl>_<op>_<shape>, with suffixRecycled when the decoder allocates from
-// an arrowvec.RecyclingAllocator instead of the allocator given to Setup.
+// <impl>_<op>_<shape>, with suffixRecycled when the decoder is given an
+// arrowvec.RecyclingAllocator (WithAllocator) instead of its default.
 const (
 	OpSerialize   = "serialize"
 	OpDeserialize = "deserialize"
@@ -44,9 +44,11 @@ const (
 // plus decimals (UnsafeRow only, as in Velox): in group "serialize/<shape>"
 // unsafe_serialize_<shape> and compact_serialize_<shape>; in group
 // "deserialize/<shape>" builder_, unsafe_ and compact_deserialize_<shape>,
-// each once allocating from Setup's allocator and once (suffix _recycled)
-// from a recycling allocator. The builder baseline with Setup's allocator
-// is the reference of its deserialize group.
+// each once as a user without options decodes (NewDecoder(schema), whose
+// default allocator recycles released batches; the builder baseline
+// allocates from Setup's allocator) and once (suffix _recycled) from an
+// arrowvec.RecyclingAllocator given as an option. The builder baseline
+// with Setup's allocator is the reference of its deserialize group.
 func RowCases() []Case {
 	var cases []Case
 	for _, bc := range testgen.BenchCases() {
@@ -167,9 +169,14 @@ func deserializeRows(bc testgen.BenchCase, impl string, recycled bool, nrows int
 				return failing(err), func() {}
 			}
 			slices := rows.Slices()
-			outMem := mem
+			// The default cases decode as a user without options does
+			// (NewDecoder(schema)); the builder baseline, which takes no
+			// options, allocates from Setup's allocator.
+			var outMem memory.Allocator
 			if recycled {
 				outMem = arrowvec.NewRecyclingAllocator(recycledMaxIdle)
+			} else if impl == ImplBuilder {
+				outMem = mem
 			}
 			dec, err := newRowDecoder(impl, bc.Schema, outMem)
 			if err != nil {
@@ -249,12 +256,18 @@ func newRowEncoder(impl string, schema *arrow.Schema) (rowEncoder, error) {
 	return unsaferow.NewEncoder(schema, unsaferow.WithFlavor(unsaferow.Velox))
 }
 
+// newRowDecoder is impl's decoder for schema, allocating from mem; a nil
+// mem means no allocator option (the codec's default).
 func newRowDecoder(impl string, schema *arrow.Schema, mem memory.Allocator) (rowDecoder, error) {
-	switch impl {
-	case ImplCompact:
-		return compactrow.NewDecoder(schema, compactrow.WithAllocator(mem))
-	case ImplBuilder:
+	switch {
+	case impl == ImplBuilder:
 		return NewBuilderDecoder(schema, mem)
+	case impl == ImplCompact && mem == nil:
+		return compactrow.NewDecoder(schema)
+	case impl == ImplCompact:
+		return compactrow.NewDecoder(schema, compactrow.WithAllocator(mem))
+	case mem == nil:
+		return unsaferow.NewDecoder(schema)
 	}
 	return unsaferow.NewDecoder(schema, unsaferow.WithAllocator(mem))
 }

@@ -28,6 +28,9 @@ type Decoder struct {
 
 // NewDecoder returns a Decoder for rows of schema. It fails with
 // rowbridge.ErrUnsupportedType for a type CompactRow does not carry.
+// Without WithAllocator its batches come from a recycling allocator of its
+// own (see WithAllocator): release each batch when done with it and the
+// next Decode reuses its buffers.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 	return rowopt.BuildPlanned(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
 }

@@ -127,9 +127,21 @@ func (e *Encoder) rowEnds(srcs []*source, n int, offs []int) error {
 		if s.width >= 0 {
 			continue
 		}
-		for r := range sizes {
-			if s.IsValid(r) {
+		switch {
+		case (s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary) && s.AllValid():
+			offs := s.Offsets[:len(sizes)+1]
+			for r := range sizes {
+				sizes[r] += 4 + int(offs[r+1]-offs[r])
+			}
+		case s.AllValid():
+			for r := range sizes {
 				sizes[r] += s.size(r)
+			}
+		default:
+			for r := range sizes {
+				if s.IsValid(r) {
+					sizes[r] += s.size(r)
+				}
 			}
 		}
 	}

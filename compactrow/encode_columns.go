@@ -36,6 +36,22 @@ func (w *columnWriter) column(s *source, f int, flagAt []int, all bool) error {
 	switch {
 	case s.node.Kind == columnar.KindStruct:
 		return w.structColumn(s, f, flagAt, all)
+	case s.width < 0 && all && s.AllValid() && (s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary):
+		offs, vals := s.Offsets[:len(cur)+1], s.Data
+		for r, p := range cur {
+			a, b := offs[r], offs[r+1]
+			le.PutUint32(data[p:], uint32(b-a))
+			cur[r] = p + 4 + copy(data[p+4:], vals[a:b])
+		}
+		return nil
+	case s.width < 0 && all && s.AllValid():
+		var err error
+		for r, p := range cur {
+			if cur[r], err = s.write(r, data, p); err != nil {
+				return atRow(err, r)
+			}
+		}
+		return nil
 	case s.width < 0:
 		var err error
 		for r, p := range cur {

@@ -55,6 +55,21 @@ func (s *source) arraySize(start, n int) int {
 		return size
 	}
 	size += 4 + 4*n // serializedSize and offset table
+	if s.AllValid() {
+		if s.node.Kind == columnar.KindList && s.children[0].width >= 0 {
+			// Arrays of fixed-width arrays: each one's size inline.
+			offs, w := s.Offsets[start:start+n+1], s.children[0].width
+			for j := range n {
+				m := int(offs[j+1] - offs[j])
+				size += 4 + nullBytes(m) + m*w
+			}
+			return size
+		}
+		for j := start; j < start+n; j++ {
+			size += s.size(j)
+		}
+		return size
+	}
 	for j := start; j < start+n; j++ {
 		if s.IsValid(j) {
 			size += s.size(j)
@@ -155,6 +170,14 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 			}
 		}
 		return p + n*s.width, nil
+	case (s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary) && s.AllValid():
+		offs, vals := s.Offsets[start:start+n+1], s.Data
+		for j := range n {
+			a, b := offs[j], offs[j+1]
+			le.PutUint32(buf[p:], uint32(b-a))
+			p += 4 + copy(buf[p+4:], vals[a:b])
+		}
+		return p, nil
 	case s.node.Kind == columnar.KindString || s.node.Kind == columnar.KindBinary:
 		for j := range n {
 			if !s.IsValid(start + j) {
@@ -172,6 +195,30 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	}
 	table := p + 4
 	cur := table + 4*n
+	if kid := s.inlineKid(); kid != nil && s.AllValid() {
+		// Arrays of null-free arrays of plain values: each inner array is
+		// its count, zero null flags and one copy.
+		offs, w, vals := s.Offsets[start:start+n+1], kid.width, kid.Values
+		for j := range n {
+			le.PutUint32(buf[table+4*j:], uint32(cur-table))
+			a, b := int(offs[j]), int(offs[j+1])
+			le.PutUint32(buf[cur:], uint32(b-a))
+			cur += 4 + nullBytes(b-a)
+			cur += copy(buf[cur:cur+(b-a)*w], vals[a*w:b*w])
+		}
+		le.PutUint32(buf[p:], uint32(cur-table))
+		return cur, nil
+	}
+	if s.AllValid() {
+		for j := range n {
+			le.PutUint32(buf[table+4*j:], uint32(cur-table))
+			if cur, err = s.write(start+j, buf, cur); err != nil {
+				return 0, err
+			}
+		}
+		le.PutUint32(buf[p:], uint32(cur-table))
+		return cur, nil
+	}
 	for j := range n {
 		if !s.IsValid(start + j) {
 			if s.notNull {
@@ -187,6 +234,20 @@ func (s *source) writeArray(start, n int, buf []byte, p int) (int, error) {
 	}
 	le.PutUint32(buf[p:], uint32(cur-table)) // serializedSize excludes itself
 	return cur, nil
+}
+
+// inlineKid is the element source of a list whose elements are null-free
+// fixed-width values stored as their Arrow bytes (and need no check), nil
+// for any other source.
+func (s *source) inlineKid() *source {
+	if s.node.Kind != columnar.KindList {
+		return nil
+	}
+	k := s.children[0]
+	if k.width <= 0 || !k.sameBytes() || k.node.Kind == columnar.KindDecimal || !k.AllValid() {
+		return nil
+	}
+	return k
 }
 
 // putFixed writes non-null fixed-width value i at the start of dst.

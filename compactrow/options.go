@@ -26,9 +26,18 @@ type Option func(*config) error
 
 type config = rowopt.Config
 
-// WithAllocator sets the allocator for Arrow buffers (default
-// memory.DefaultAllocator; a Reader's default recycles, see NewReader).
-// A nil allocator is an error from the constructor.
+// DecoderIdleBytes (64 MiB) is the most released buffer memory the
+// recycling allocator of a Decoder made without WithAllocator keeps for
+// reuse.
+const DecoderIdleBytes = rowopt.DecoderIdleBytes
+
+// WithAllocator sets the allocator for Arrow buffers. Without it a
+// Decoder allocates from an arrowvec.RecyclingAllocator of its own that
+// keeps up to DecoderIdleBytes of released buffers, so each Decode reuses
+// the buffers of the batches released before it (a batch never released
+// is collected by the GC); a Reader's default recycles too, see NewReader;
+// an Encoder's and a Writer's is memory.DefaultAllocator. A nil allocator
+// is an error from the constructor.
 func WithAllocator(mem memory.Allocator) Option { return Option(rowopt.Allocator(mem)) }
 
 // WithFraming sets the stream framing of a Reader or Writer (default framing.Spark).

@@ -3,6 +3,7 @@ package unsaferow
 import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
@@ -27,32 +28,50 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 	}
 	buf := columnar.NewBuffer(st.mem, size)
 	b := buf.Bytes()
-	switch {
-	case f.Kind == columnar.KindDecimal:
+	if f.Kind == columnar.KindDecimal {
 		if err := st.slotsShortDecimal(f, spans, fs, columnar.Cast[uint64](b), &v); err != nil {
 			buf.Release()
 			v.Release()
 			return nil, err
 		}
-	case width == 8:
-		slots(st.rows, spans, fs, columnar.Cast[uint64](b), &v)
-	case width == 4:
-		slots(st.rows, spans, fs, columnar.Cast[uint32](b), &v)
-	case width == 2:
-		slots(st.rows, spans, fs, columnar.Cast[uint16](b), &v)
-	default:
-		slots(st.rows, spans, fs, b, &v)
+		validity, nulls := v.Finish()
+		return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 	}
-	validity, nulls := v.Finish()
+	v.Release()
+	bits := st.sc.validityBits(n)
+	var nulls int
+	switch width {
+	case 8:
+		nulls = slots(st.rows, spans, fs, columnar.Cast[uint64](b), bits)
+	case 4:
+		nulls = slots(st.rows, spans, fs, columnar.Cast[uint32](b), bits)
+	case 2:
+		nulls = slots(st.rows, spans, fs, columnar.Cast[uint16](b), bits)
+	default:
+		nulls = slots(st.rows, spans, fs, b, bits)
+	}
+	var validity *memory.Buffer
+	if nulls > 0 {
+		validity = columnar.NewBuffer(st.mem, len(bits))
+		copy(validity.Bytes(), bits)
+	}
 	return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 }
 
-// slots copies the T in each span's slot into out; a null entry gets a
-// zero value so every byte of the buffer is written. One generic loop
-// serves every width: each instantiation is its own machine code
-// (columnar.Word's types have distinct GC shapes) and columnar.Load
-// inlines into it.
-func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, v *columnar.Validity) {
+// slots copies the T in each span's slot into out and returns the null
+// count; a null entry gets a zero value so every byte of out is written.
+// When there are nulls it writes the validity of every entry into bits
+// ((len(spans)+7)/8 bytes, every byte written, bits past the last entry
+// clear); without, it leaves bits alone. The loop over a column without
+// nulls does nothing per value but the copy; from the first null on,
+// slotsWithNulls gathers the bits eight entries to a byte, with no call
+// per null. One generic loop serves every width: each instantiation is its
+// own machine code (columnar.Word's types have distinct GC shapes) and
+// columnar.Load inlines into it. It is kept out of line, as the loop it
+// replaced was, rather than inlined four times into decodeSlots.
+//
+//go:noinline
+func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
 	out = out[:len(spans)]
 	for k, s := range spans {
 		if s.start >= 0 {
@@ -62,9 +81,43 @@ func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, 
 				continue
 			}
 		}
-		out[k] = 0
-		v.SetNull(k)
+		return slotsWithNulls(rows, spans, fs, out, bits, k)
 	}
+	return 0
+}
+
+// slotsWithNulls is slots from entry k0, the first null, on.
+func slotsWithNulls[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte, k0 int) int {
+	out = out[:len(spans)]
+	bits = bits[:(len(spans)+7)/8]
+	for i := range k0 >> 3 {
+		bits[i] = 0xff
+	}
+	acc := byte(1)<<(k0&7) - 1
+	nulls := 0
+	for k := k0; k < len(spans); k++ {
+		s := spans[k]
+		var x T
+		var ok byte
+		if s.start >= 0 {
+			r := rows[s.row]
+			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+				x = columnar.Load[T](r, int(s.start+fs.slot))
+				ok = 1
+			}
+		}
+		out[k] = x
+		nulls += int(ok ^ 1)
+		acc |= ok << (k & 7)
+		if k&7 == 7 {
+			bits[k>>3] = acc
+			acc = 0
+		}
+	}
+	if len(spans)&7 != 0 {
+		bits[len(spans)>>3] = acc
+	}
+	return nulls
 }
 
 // slotsBool sets bit k of the zeroed bitmap out for a true value; any

@@ -43,8 +43,9 @@ func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.Array
 		offs[k+1] = pos
 	}
 	// Checking the whole column for ASCII first costs a fraction of a
-	// per-value check; only columns with other bytes are checked value by value.
-	if checkUTF8 && !isASCII(data) {
+	// UTF-8 check; other columns are checked in one pass, and only a
+	// column that fails it value by value, to name the bad value.
+	if checkUTF8 && !isASCII(data) && !validUTF8Values(data, offs) {
 		for k, s := range spans {
 			if !s.isNull() && !utf8.Valid(data[offs[k]:offs[k+1]]) {
 				v.Release()
@@ -153,12 +154,15 @@ func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, dat
 	return true
 }
 
-// validUTF8Values reports whether every value of a binary column is UTF-8.
+// validUTF8Values reports whether every value of a binary column is UTF-8,
+// in one pass over data (which the offsets cover from 0 to its end): the
+// whole is UTF-8 and no value starts inside a character (at a
+// continuation byte), so no character spans two values.
 func validUTF8Values(data []byte, offs []int32) bool {
 	for k := 1; k < len(offs); k++ {
-		if !utf8.Valid(data[offs[k-1]:offs[k]]) {
+		if a := offs[k-1]; a < offs[k] && data[a]&0xc0 == 0x80 {
 			return false
 		}
 	}
-	return true
+	return utf8.Valid(data)
 }

@@ -25,6 +25,9 @@ type Decoder struct {
 
 // NewDecoder prepares a Decoder for rows of the given schema. It fails with
 // rowbridge.ErrUnsupportedType for types UnsafeRow cannot carry.
+// Without WithAllocator its batches come from a recycling allocator of its
+// own (see WithAllocator): release each batch when done with it and the
+// next Decode reuses its buffers.
 func NewDecoder(schema *arrow.Schema, opts ...Option) (*Decoder, error) {
 	return rowopt.BuildPlanned(pkgName, rowopt.ForDecoder, schema, opts, newDecoder)
 }
@@ -141,6 +144,16 @@ func (s span) isNull() bool { return s.start < 0 }
 type scratch struct {
 	spans []span
 	top   int
+	bits  []byte // a slot loop's validity bits, copied out when it met a null
+}
+
+// validityBits is the scratch bitmap for n entries (its bytes arbitrary).
+func (sc *scratch) validityBits(n int) []byte {
+	nb := (n + 7) / 8
+	if cap(sc.bits) < nb {
+		sc.bits = make([]byte, nb)
+	}
+	return sc.bits[:nb]
 }
 
 func (sc *scratch) reset() { sc.top = 0 }

@@ -34,12 +34,22 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 			for i := range sizes {
 				sizes[i] += 16
 			}
+		case (v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary) && v.AllValid():
+			offs := v.Offsets[:len(sizes)+1]
+			for i := range sizes {
+				sizes[i] += padTo8(int(offs[i+1] - offs[i]))
+			}
 		case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
 			offs := v.Offsets
 			for i := range sizes {
 				if v.IsValid(i) {
 					sizes[i] += padTo8(int(offs[i+1] - offs[i]))
 				}
+			}
+		case v.AllValid():
+			for i := range sizes {
+				w.row = i
+				sizes[i] += padTo8(w.valueSize(v, i))
 			}
 		default:
 			for i := range sizes {
@@ -105,6 +115,28 @@ func (w *encWalker) arraySize(v *encView, start, n int) int {
 		return s
 	}
 	s := head + 8*n
+	if n > 0 && v.AllValid() {
+		switch {
+		case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
+			offs := v.Offsets[start : start+n+1]
+			for j := range n {
+				s += padTo8(int(offs[j+1] - offs[j]))
+			}
+			return s
+		case v.f.kind == columnar.KindList && !v.kids[0].f.variable:
+			// Arrays of fixed-width elements: each one's size inline.
+			es, offs := v.kids[0].f.elem, v.Offsets[start:start+n+1]
+			for j := range n {
+				m := int(offs[j+1] - offs[j])
+				s += padTo8(8 + nullBitsetBytes(m) + m*es)
+			}
+			return s
+		}
+		for j := start; j < start+n; j++ {
+			s += padTo8(w.valueSize(v, j))
+		}
+		return s
+	}
 	if v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary {
 		for j := start; j < start+n; j++ {
 			if v.IsValid(j) {

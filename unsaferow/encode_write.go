@@ -72,6 +72,16 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 			w.row = i
 			w.writeFixed(v, i, out[p+slot:p+slot+8])
 		}
+	case (v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary) && v.AllValid():
+		offs, data := v.Offsets[:n+1], v.Data
+		cursor = cursor[:n]
+		for i, p := range starts[:n] {
+			a, b := offs[i], offs[i+1]
+			c := cursor[i]
+			size := copy(out[p+c:], data[a:b])
+			putOffsetSize(out[p+slot:], c, size)
+			cursor[i] = c + padTo8(size)
+		}
 	case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
 		for i := range n {
 			p := starts[i]
@@ -84,6 +94,15 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 			copy(out[p+c:], b)
 			putOffsetSize(out[p+slot:], c, len(b))
 			cursor[i] = c + padTo8(len(b))
+		}
+	case v.AllValid() && !v.f.longDec:
+		cursor = cursor[:n]
+		for i, p := range starts[:n] {
+			w.row = i
+			c := cursor[i]
+			size := w.writeValue(v, i, out[p+c:starts[i+1]])
+			putOffsetSize(out[p+slot:], c, size)
+			cursor[i] = c + padTo8(size)
 		}
 	default:
 		for i := range n {
@@ -214,6 +233,51 @@ func (w *encWalker) writeArray(v *encView, start, n int, dst []byte) int {
 	binary.LittleEndian.PutUint64(dst, uint64(n))
 	nulls := dst[8:]
 	head := 8 + nullBitsetBytes(n)
+	if v.f.variable && n > 0 && v.AllValid() && !v.f.longDec {
+		cursor := head + 8*n
+		slots := dst[head : head+8*n]
+		switch {
+		case v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary:
+			offs, data := v.Offsets[start:start+n+1], v.Data
+			for k := range n {
+				size := copy(dst[cursor:], data[offs[k]:offs[k+1]])
+				putOffsetSize(slots[8*k:], cursor, size)
+				cursor += padTo8(size)
+			}
+		case v.f.kind == columnar.KindList && v.kids[0].f.bulk && v.kids[0].AllValid():
+			// Arrays of null-free arrays of plain values: each inner array
+			// is its count, a zero null bitset and one copy.
+			offs, es, vals := v.Offsets[start:start+n+1], v.kids[0].f.elem, v.kids[0].Values
+			for k := range n {
+				a, b := int(offs[k]), int(offs[k+1])
+				d := dst[cursor:]
+				binary.LittleEndian.PutUint64(d, uint64(b-a))
+				h := 8 + nullBitsetBytes(b-a)
+				size := h + copy(d[h:], vals[a*es:b*es])
+				if w.spark {
+					size = padTo8(size)
+				}
+				putOffsetSize(slots[8*k:], cursor, size)
+				cursor += padTo8(size)
+			}
+		case v.f.kind == columnar.KindList:
+			// Arrays of arrays: each inner array written directly.
+			offs, kid := v.Offsets[start:start+n+1], &v.kids[0]
+			for k := range n {
+				a := int(offs[k])
+				size := w.writeArray(kid, a, int(offs[k+1])-a, dst[cursor:])
+				putOffsetSize(slots[8*k:], cursor, size)
+				cursor += padTo8(size)
+			}
+		default:
+			for k := range n {
+				size := w.writeValue(v, start+k, dst[cursor:])
+				putOffsetSize(slots[8*k:], cursor, size)
+				cursor += padTo8(size)
+			}
+		}
+		return cursor
+	}
 	if v.f.variable {
 		cursor := head + 8*n
 		for k := range n {

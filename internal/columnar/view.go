@@ -139,6 +139,10 @@ func (v *View) IsValid(i int) bool {
 	return v.Valid[k>>3]&(1<<(k&7)) != 0
 }
 
+// AllValid reports whether no entry is null: loops test it once and run
+// without a per-entry IsValid.
+func (v *View) AllValid() bool { return v.Valid == nil && !v.Null }
+
 // HasNulls reports whether any of entries [start, start+n) is null.
 func (v *View) HasNulls(start, n int) bool {
 	if v.Null {

@@ -13,12 +13,17 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/framing"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // DefaultBatchRows is how many rows a Reader puts in one record batch.
 const DefaultBatchRows = 4096
+
+// DecoderIdleBytes is the most released buffer memory the recycling
+// allocator of a Decoder made without an allocator option keeps for reuse.
+const DecoderIdleBytes = 64 << 20
 
 // Target is the constructor an option is given to.
 type Target uint8
@@ -73,6 +78,12 @@ func Apply[O ~func(*Config) error](pkg string, t Target, opts []O) (*Config, err
 		if err := o(c); err != nil {
 			return nil, err
 		}
+	}
+	if t == ForDecoder && !c.MemSet {
+		// A Decoder's batches, once released, give their buffers to the
+		// next Decode; buffers of batches never released are collected by
+		// the GC as Go memory is (see arrowvec.RecyclingAllocator).
+		c.Mem = arrowvec.NewRecyclingAllocator(DecoderIdleBytes)
 	}
 	return c, nil
 }
