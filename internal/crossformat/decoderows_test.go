@@ -113,3 +113,43 @@ func TestAppendRowsRefusesInconsistentRows(t *testing.T) {
 		require.Equal(t, dst, got, c.name)
 	}
 }
+
+// Rows built by hand with offsets that leave Data are refused with the
+// row named, never a panic; an empty Rows decodes to an empty batch.
+func TestDecodeRowsRefusesBadOffsets(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int64}}, nil)
+	good := make([]byte, 32) // two null-free rows of one BIGINT: 8 bits + 8 slot bytes each
+	for _, c := range rowsCodecs(t, schema, mem) {
+		for _, bad := range []struct {
+			offsets []int
+			row     int
+		}{
+			{[]int{0, 16, 40}, 1}, // past Data
+			{[]int{0, 16, 8}, 1},  // decreasing
+			{[]int{-8, 16}, 0},    // negative
+			{[]int{0, 16, 33}, 1}, // one past the end
+			{[]int{33}, 0},        // a lone offset outside Data
+			{[]int{16, 0, 32}, 0}, // first row backwards
+		} {
+			var got arrow.RecordBatch
+			var err error
+			require.NotPanics(t, func() { got, err = c.decodeRows(rowbridge.Rows{Data: good, Offsets: bad.offsets}) }, "%s %v", c.name, bad.offsets)
+			if got != nil {
+				got.Release()
+			}
+			var de *rowbridge.DecodeError
+			require.ErrorAs(t, err, &de, "%s %v", c.name, bad.offsets)
+			require.Equal(t, bad.row, de.Row, "%s %v", c.name, bad.offsets)
+			require.ErrorIs(t, err, rowbridge.ErrOutOfBounds)
+			require.ErrorIs(t, err, arrow.ErrInvalid)
+		}
+		for _, empty := range []rowbridge.Rows{{}, {Data: good, Offsets: []int{32}}, {Data: good, Offsets: []int{0}}} {
+			got, err := c.decodeRows(empty)
+			require.NoError(t, err, "%s %v", c.name, empty.Offsets)
+			require.EqualValues(t, 0, got.NumRows())
+			got.Release()
+		}
+	}
+}
