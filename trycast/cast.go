@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Options configure an array cast.
@@ -192,7 +193,7 @@ func quietNulls(from, to arrow.DataType, d Dialect) func(in arrow.ArrayData, fai
 }
 
 func clearNonFinite[F float32 | float64](in arrow.ArrayData, fails []byte) int {
-	vals := fixedValues[F](in)
+	vals := columnar.FixedValues[F](in)
 	count := 0
 	for i, v := range vals {
 		if !bitutil.BitIsSet(fails, i) {

@@ -28,7 +28,7 @@ func viewStrings[O offset](in arrow.ArrayData) stringCol[O] {
 		return s
 	}
 	b := in.Buffers()
-	s.offs = view[O](b[1].Bytes())[off : off+n+1]
+	s.offs = columnar.Offsets[O](in)
 	if b[2] != nil {
 		s.data = b[2].Bytes()
 	}
@@ -353,7 +353,7 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(O(0))))
 		dataBuf := columnar.NewBuffer(c.mem, size)
 		bitsBuf := columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
-		offs, data, bits := view[O](offBuf.Bytes()), dataBuf.Bytes(), bitsBuf.Bytes()
+		offs, data, bits := columnar.Cast[O](offBuf.Bytes()), dataBuf.Bytes(), bitsBuf.Bytes()
 		pos := 0
 		for base := 0; base < n; base += 8 {
 			m := min(8, n-base)
