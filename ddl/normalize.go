@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/errkind"
 )
 
 // Normalize returns the schema of rows holding s's data: each field's type
@@ -50,7 +51,7 @@ func normalizeFields(fields []arrow.Field, prefix string) ([]arrow.Field, error)
 		path := prefix + f.Name
 		key := strings.ToLower(f.Name)
 		if j, dup := seen[key]; dup {
-			return nil, fmt.Errorf("ddl: field %s: %s", path, duplicateMsg(f.Name, fields[j].Name))
+			return nil, errkind.New(fmt.Sprintf("ddl: field %s: %s", path, duplicateMsg(f.Name, fields[j].Name)), arrow.ErrInvalid)
 		}
 		seen[key] = i
 		t, err := normalizeType(f.Type, path, 0)
