@@ -89,6 +89,9 @@ func castTop(mem memory.Allocator, in arrow.ArrayData, to arrow.DataType, opts O
 	if to == nil {
 		return nil, f, fmt.Errorf("%w: try_cast needs a target type", arrow.ErrInvalid)
 	}
+	if opts.Dialect > SparkANSI {
+		return nil, f, fmt.Errorf("%w: try_cast: Dialect(%d) is none of Presto, Spark, SparkANSI", arrow.ErrInvalid, uint8(opts.Dialect))
+	}
 	if err := checkPair(in.DataType(), to); err != nil {
 		return nil, f, err
 	}
