@@ -11,6 +11,7 @@ import (
 	"fmt"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/rowbridge/rowbridge/internal/errkind"
 )
 
 // Sentinel causes carried by DecodeError and EncodeError. Test for them with
@@ -31,7 +32,7 @@ var (
 	// ErrLayout: bytes that cannot be a row of the schema (bad size multiple, bad header, ...).
 	ErrLayout = invalid("invalid row layout")
 	// ErrUnsupportedType: the Arrow type has no row-format representation.
-	ErrUnsupportedType error = &cause{"unsupported type", arrow.ErrNotImplemented}
+	ErrUnsupportedType = errkind.New("unsupported type", arrow.ErrNotImplemented)
 	// ErrValue: a value cannot be represented in the row format (e.g. out of range).
 	ErrValue = invalid("value not representable")
 	// ErrInternal: a codec found its own state inconsistent (a bug in
@@ -40,17 +41,8 @@ var (
 	ErrInternal = invalid("internal error")
 )
 
-// cause is a sentinel cause: its own message, wrapping an arrow-go
-// sentinel.
-type cause struct {
-	msg  string
-	kind error
-}
-
-func invalid(msg string) error { return &cause{msg, arrow.ErrInvalid} }
-
-func (c *cause) Error() string { return c.msg }
-func (c *cause) Unwrap() error { return c.kind }
+// invalid is a sentinel cause: its own message, wrapping arrow.ErrInvalid.
+func invalid(msg string) error { return errkind.New(msg, arrow.ErrInvalid) }
 
 // DecodeError reports where decoding failed: the row index within the batch
 // (or stream), the field path (like "m.value.a" or "arr.element"), and the

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Workarounds for arrow-go v18.8.0 bugs that try meets when it runs
@@ -129,19 +130,4 @@ func wholeSpans(ctx context.Context) context.Context {
 // allocator that fills what it hands out with 0xA5 (testgen.DirtyAllocator)
 // and read the bitmap: when every bit is 0 without this wrapper, delete
 // zeroed and pass mem itself. TestArrowGoBugsStillPresent does both checks.
-type zeroed struct{ memory.Allocator }
-
-func (z zeroed) Allocate(n int) []byte {
-	b := z.Allocator.Allocate(n)
-	clear(b)
-	return b
-}
-
-func (z zeroed) Reallocate(n int, b []byte) []byte {
-	old := len(b)
-	nb := z.Allocator.Reallocate(n, b)
-	if n > old {
-		clear(nb[old:])
-	}
-	return nb
-}
+func zeroed(mem memory.Allocator) memory.Allocator { return columnar.Zeroing(mem) }

@@ -48,11 +48,15 @@ func TestOptionErrors(t *testing.T) {
 		"no type":   &SQLCastOptions{},
 		"bad zone":  &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32, TimeZone: "Mars/Olympus"},
 		"wrong opt": &TryOptions{Func: "x"},
+		"dialect":   &SQLCastOptions{ToType: arrow.PrimitiveTypes.Int32, Dialect: trycast.SparkANSI + 1},
 	} {
 		for _, fn := range []string{"try_cast", "sql_cast"} {
-			if res, err := compute.CallFunction(ctx, fn, opts, arg); err == nil {
+			res, err := compute.CallFunction(ctx, fn, opts, arg)
+			if err == nil {
 				res.Release()
 				t.Errorf("%s %s: no error", fn, name)
+			} else if !errors.Is(err, arrow.ErrInvalid) {
+				t.Errorf("%s %s: %v is no arrow.ErrInvalid", fn, name, err)
 			}
 		}
 	}
@@ -67,8 +71,8 @@ func TestOptionErrors(t *testing.T) {
 	if _, err := compute.CallFunction(ctx, "try", &TryOptions{Func: "no_such_function"}, arg); err == nil {
 		t.Error("try of an unknown function: no error")
 	}
-	if _, err := compute.CallFunction(ctx, "try", &SQLCastOptions{}, arg); err == nil {
-		t.Error("try with cast options: no error")
+	if _, err := compute.CallFunction(ctx, "try", &SQLCastOptions{}, arg); !errors.Is(err, arrow.ErrInvalid) {
+		t.Errorf("try with cast options: %v, want an arrow.ErrInvalid", err)
 	}
 }
 

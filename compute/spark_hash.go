@@ -93,7 +93,7 @@ func foldDatum(mem memory.Allocator, dst []int32, a compute.Datum) error {
 		if !a.Value.IsValid() {
 			return nil // null leaves every running hash unchanged
 		}
-		arr, err := scalar.MakeArrayFromScalar(a.Value, len(dst), zeroed{mem})
+		arr, err := scalar.MakeArrayFromScalar(a.Value, len(dst), zeroed(mem))
 		if err != nil {
 			return err
 		}

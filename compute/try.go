@@ -175,7 +175,7 @@ func flattenArgs(mem memory.Allocator, args []compute.Datum) (flat []compute.Dat
 			arr, err = array.Concatenate(a.Chunks(), mem)
 		case *compute.ScalarDatum:
 			if scalars {
-				arr, err = scalar.MakeArrayFromScalar(a.Value, 1, zeroed{mem})
+				arr, err = scalar.MakeArrayFromScalar(a.Value, 1, zeroed(mem))
 			} else {
 				flat = append(flat, a)
 				continue
@@ -275,7 +275,7 @@ func (s *isolator) solve(lo, hi int) error {
 // flush appends the pending failing rows as one run of nulls.
 func (s *isolator) flush() {
 	if s.nulls > 0 {
-		s.pieces = append(s.pieces, array.MakeArrayOfNull(zeroed{s.mem}, s.dt, s.nulls))
+		s.pieces = append(s.pieces, array.MakeArrayOfNull(zeroed(s.mem), s.dt, s.nulls))
 		s.nulls = 0
 	}
 }
@@ -400,7 +400,7 @@ func chunkedDatum(mem memory.Allocator, dt arrow.DataType, pieces []arrow.Array,
 		}
 		switch len(parts) {
 		case 0:
-			a := array.MakeArrayOfNull(zeroed{mem}, dt, 0)
+			a := array.MakeArrayOfNull(zeroed(mem), dt, 0)
 			chunks = append(chunks, a)
 		case 1:
 			chunks = append(chunks, parts[0])

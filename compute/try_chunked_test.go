@@ -60,7 +60,7 @@ func checkChunks(t *testing.T, mem memory.Allocator, name string, res compute.Da
 	// Zeroed memory for the round trip: arrow-go v18.8.0's IPC writer and
 	// reader on dirty memory lose the null of a sliced one-row chunk
 	// ([1, null, 3][1:2] reads back valid), with arrow-go data alone.
-	checkChunksAfterIPC(t, zeroed{mem}, name, out, wants)
+	checkChunksAfterIPC(t, zeroed(mem), name, out, wants)
 }
 
 // TestTryChunkedNullCounts: try over arrow-go functions (add, which

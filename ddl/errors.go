@@ -3,11 +3,15 @@ package ddl
 import (
 	"fmt"
 	"strings"
+
+	"github.com/apache/arrow-go/v18/arrow"
 )
 
 // SyntaxError reports where a schema string stops making sense. Pos is the
 // 1-based character (rune) position in Input of the offending character;
-// a position one past the end means the input ended too early.
+// a position one past the end means the input ended too early. It is an
+// arrow.ErrInvalid (errors.Is), as arrow-go's errors for bad input are; its
+// message does not say so.
 type SyntaxError struct {
 	Input string
 	Pos   int
@@ -21,6 +25,9 @@ func (e *SyntaxError) Error() string {
 	}
 	return fmt.Sprintf("ddl: column %d: %s", col, e.Msg)
 }
+
+// Unwrap makes a SyntaxError an arrow.ErrInvalid.
+func (e *SyntaxError) Unwrap() error { return arrow.ErrInvalid }
 
 // Caret returns the input line holding the error and, below it, a '^' under
 // the offending character, for showing to a person.

@@ -21,7 +21,7 @@ func Format(s *arrow.Schema, n Notation) (string, error) {
 	case NotationJSON:
 		return FormatJSON(s)
 	}
-	return "", fmt.Errorf("ddl: unknown notation %v", n)
+	return "", fmt.Errorf("ddl: unknown notation %v: %w", n, arrow.ErrInvalid)
 }
 
 // FormatDDL prints a schema as a Spark DDL column list:
@@ -81,7 +81,7 @@ func FormatType(t arrow.DataType, n Notation) (string, error) {
 		out, err := appendTypeJSON(nil, t)
 		return string(out), err
 	default:
-		return "", fmt.Errorf("ddl: unknown notation %v", n)
+		return "", fmt.Errorf("ddl: unknown notation %v: %w", n, arrow.ErrInvalid)
 	}
 	if err != nil {
 		return "", err

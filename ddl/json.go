@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/rowbridge/rowbridge/internal/jsonstr"
 )
 
 // Spark's StructType JSON, what df.schema.json() prints and
@@ -110,34 +111,9 @@ func jsonTypeName(t arrow.DataType) (string, error) {
 	return strings.ToLower(spark), nil
 }
 
-// appendJSONString writes s as a JSON string the way Spark's Jackson does:
-// quote, backslash and control characters escaped, everything else as is.
-func appendJSONString(dst []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	dst = append(dst, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			dst = append(dst, '\\', c)
-		case c == '\n':
-			dst = append(dst, '\\', 'n')
-		case c == '\r':
-			dst = append(dst, '\\', 'r')
-		case c == '\t':
-			dst = append(dst, '\\', 't')
-		case c == '\b':
-			dst = append(dst, '\\', 'b')
-		case c == '\f':
-			dst = append(dst, '\\', 'f')
-		case c < 0x20:
-			dst = append(dst, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return append(dst, '"')
-}
+// appendJSONString writes s as a JSON string the way Spark's Jackson does
+// (jsonstr.Jackson: \b and \f as short escapes).
+func appendJSONString(dst []byte, s string) []byte { return jsonstr.Append(dst, s, jsonstr.Jackson) }
 
 // ParseJSON reads Spark's StructType JSON (as df.schema.json() or
 // DataType.json print it, compact or pretty). It accepts what

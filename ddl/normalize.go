@@ -6,12 +6,15 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/arrowconv"
+	"github.com/rowbridge/rowbridge/internal/errkind"
 )
 
 // Normalize returns the schema of rows holding s's data: each field's type
 // replaced by the one this package maps Spark's type to, the way Spark
 // reads Arrow and Parquet data (what ArrowUtils.fromArrowType and Spark's
-// Parquet reader give):
+// Parquet reader give; the leaf types are internal/arrowconv's table,
+// which the Encoders convert data by):
 //
 //	int8..int64, bool, float32/64, date32, null, utf8, binary   as they are
 //	uint8, uint16, uint32      int16, int32, int64 (widened)
@@ -48,7 +51,7 @@ func normalizeFields(fields []arrow.Field, prefix string) ([]arrow.Field, error)
 		path := prefix + f.Name
 		key := strings.ToLower(f.Name)
 		if j, dup := seen[key]; dup {
-			return nil, fmt.Errorf("ddl: field %s: %s", path, duplicateMsg(f.Name, fields[j].Name))
+			return nil, errkind.New(fmt.Sprintf("ddl: field %s: %s", path, duplicateMsg(f.Name, fields[j].Name)), arrow.ErrInvalid)
 		}
 		seen[key] = i
 		t, err := normalizeType(f.Type, path, 0)
@@ -75,24 +78,6 @@ func normalizeType(t arrow.DataType, path string, depth int) (arrow.DataType, er
 		return arrow.ListOfField(arrow.Field{Name: ListElementName, Type: e, Nullable: f.Nullable || e.ID() == arrow.NULL}), nil
 	}
 	switch t := t.(type) {
-	case *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type, *arrow.Int64Type,
-		*arrow.Float32Type, *arrow.Float64Type, *arrow.Date32Type, *arrow.NullType,
-		*arrow.StringType, *arrow.BinaryType:
-		return t, nil
-	case *arrow.Uint8Type:
-		return arrow.PrimitiveTypes.Int16, nil
-	case *arrow.Uint16Type:
-		return arrow.PrimitiveTypes.Int32, nil
-	case *arrow.Uint32Type:
-		return arrow.PrimitiveTypes.Int64, nil
-	case *arrow.Uint64Type:
-		return Decimal(20, 0), nil
-	case *arrow.Float16Type:
-		return arrow.PrimitiveTypes.Float32, nil
-	case *arrow.Date64Type:
-		return arrow.FixedWidthTypes.Date32, nil
-	case *arrow.TimestampType:
-		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: t.TimeZone}, nil
 	case arrow.DecimalType:
 		p, s := t.GetPrecision(), t.GetScale()
 		if p < 1 || p > MaxDecimalPrecision || s < 0 || s > p {
@@ -100,10 +85,6 @@ func normalizeType(t arrow.DataType, path string, depth int) (arrow.DataType, er
 				path, t, MaxDecimalPrecision, rowbridge.ErrUnsupportedType)
 		}
 		return Decimal(p, s), nil
-	case *arrow.LargeStringType, *arrow.StringViewType:
-		return arrow.BinaryTypes.String, nil
-	case *arrow.LargeBinaryType, *arrow.BinaryViewType, *arrow.FixedSizeBinaryType:
-		return arrow.BinaryTypes.Binary, nil
 	case *arrow.MapType: // before ListType: a map is a list of entries
 		k, err := normalizeType(t.KeyType(), path+"."+MapKeyName, depth+1)
 		if err != nil {
@@ -137,6 +118,9 @@ func normalizeType(t arrow.DataType, path string, depth int) (arrow.DataType, er
 		return normalizeType(t.ValueType, path, depth+1)
 	case arrow.ExtensionType:
 		return normalizeType(t.StorageType(), path, depth+1)
+	}
+	if rt, ok := arrowconv.LeafRowType(t); ok {
+		return rt, nil
 	}
 	return nil, fmt.Errorf("ddl: field %s: arrow type %s has no Spark type: %w", path, t, rowbridge.ErrUnsupportedType)
 }

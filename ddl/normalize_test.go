@@ -7,6 +7,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/extensions"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/arrowconv"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,4 +84,29 @@ func TestNormalizeRejects(t *testing.T) {
 	_, err = Normalize(arrow.NewSchema([]arrow.Field{{Name: "l", Type: arrow.ListOf(arrow.StructOf(
 		arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int8}, arrow.Field{Name: "a", Type: arrow.PrimitiveTypes.Int8}))}}, nil))
 	require.EqualError(t, err, `ddl: field l.element.a: duplicate field name "a"`)
+}
+
+// TestNormalizeLeavesAreTheEncodersTypes: for every non-nested producer
+// type, the row schema Normalize gives is the type the Encoders convert
+// the data to (internal/arrowconv), so a file's schema read with
+// --schema @file encodes without a mismatch.
+func TestNormalizeLeavesAreTheEncodersTypes(t *testing.T) {
+	for _, dt := range []arrow.DataType{
+		arrow.Null, arrow.FixedWidthTypes.Boolean, arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int16,
+		arrow.PrimitiveTypes.Int32, arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Uint8, arrow.PrimitiveTypes.Uint16,
+		arrow.PrimitiveTypes.Uint32, arrow.PrimitiveTypes.Uint64, arrow.FixedWidthTypes.Float16,
+		arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.FixedWidthTypes.Date32, arrow.FixedWidthTypes.Date64,
+		&arrow.TimestampType{Unit: arrow.Second, TimeZone: "UTC"}, &arrow.TimestampType{Unit: arrow.Microsecond},
+		&arrow.TimestampType{Unit: arrow.Nanosecond}, &arrow.Decimal32Type{Precision: 9, Scale: 3},
+		&arrow.Decimal64Type{Precision: 18, Scale: 0}, &arrow.Decimal128Type{Precision: 38, Scale: 10},
+		&arrow.Decimal256Type{Precision: 30, Scale: 5}, arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString,
+		arrow.BinaryTypes.StringView, arrow.BinaryTypes.Binary, arrow.BinaryTypes.LargeBinary,
+		arrow.BinaryTypes.BinaryView, &arrow.FixedSizeBinaryType{ByteWidth: 16},
+	} {
+		got, err := Normalize(arrow.NewSchema([]arrow.Field{{Name: "x", Type: dt, Nullable: true}}, nil))
+		require.NoError(t, err, "%s", dt)
+		want, err := arrowconv.RowType(dt, "x")
+		require.NoError(t, err, "%s", dt)
+		assert.True(t, arrow.TypeEqual(want, got.Field(0).Type), "%s: Normalize %s, Encoders %s", dt, got.Field(0).Type, want)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/gzip"
 	"github.com/klauspost/compress/snappy"
 	"github.com/klauspost/compress/zlib"
@@ -101,7 +102,7 @@ func (c *compressor) compress(dst, src []byte) (out []byte, ok bool, err error) 
 		}
 		return append(dst[:0], c.out.Bytes()...), true, nil
 	}
-	return nil, false, fmt.Errorf("framing: no compressor for codec %v", c.codec)
+	return nil, false, fmt.Errorf("framing: no compressor for codec %v: %w", c.codec, arrow.ErrNotImplemented)
 }
 
 // decompressor expands row groups, keeping codec state between groups.

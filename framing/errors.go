@@ -4,8 +4,11 @@ import "fmt"
 
 // Error reports a stream that is truncated or malformed: how many complete
 // rows were read before the problem and where in the stream it is. Err is
-// the sentinel cause (rowbridge.ErrTruncated, ErrLayout, ErrOutOfBounds), so
-// errors.Is works through it.
+// the sentinel cause (rowbridge.ErrTruncated, ErrLayout, ErrOutOfBounds,
+// each an arrow.ErrInvalid), a *CodecError, or the input's own I/O error,
+// so errors.Is works through it. An I/O error keeps its own cause and is
+// not an arrow.ErrInvalid: the bytes were not read, so nothing says they
+// are bad.
 type Error struct {
 	RowsRead int64 // complete rows read before the problem
 	Offset   int64 // stream byte offset of the record or row-group header at fault

@@ -12,6 +12,7 @@ package framing
 
 import (
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"strings"
 )
 
@@ -43,7 +44,7 @@ func ParseFraming(s string) (Framing, error) {
 	case "velox":
 		return Velox, nil
 	}
-	return 0, fmt.Errorf("unknown framing %q (want spark or velox)", s)
+	return 0, fmt.Errorf("unknown framing %q (want spark or velox): %w", s, arrow.ErrInvalid)
 }
 
 // Codec is a compression: of Velox row groups (each group one block), or of
@@ -81,5 +82,5 @@ func ParseCodec(s string) (Codec, error) {
 			return Codec(i), nil
 		}
 	}
-	return 0, fmt.Errorf("unknown codec %q (want one of %s)", s, strings.Join(codecNames[:], ", "))
+	return 0, fmt.Errorf("unknown codec %q (want one of %s): %w", s, strings.Join(codecNames[:], ", "), arrow.ErrInvalid)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
 )
 
@@ -121,16 +122,16 @@ func (r *Reader) Reset(in *bufio.Reader) {
 
 func check(f Framing, c Codec, reading bool) error {
 	if f != Spark && f != Velox {
-		return fmt.Errorf("framing: unknown framing %v", f)
+		return fmt.Errorf("framing: unknown framing %v: %w", f, arrow.ErrInvalid)
 	}
 	if int(c) >= len(codecNames) {
-		return fmt.Errorf("framing: unknown codec %v", c)
+		return fmt.Errorf("framing: unknown codec %v: %w", c, arrow.ErrInvalid)
 	}
 	if f == Spark {
 		return sparkCodec(c, reading)
 	}
 	if c == LZF || c == Auto {
-		return fmt.Errorf("framing: codec %v applies to the spark framing only", c)
+		return fmt.Errorf("framing: codec %v applies to the spark framing only: %w", c, arrow.ErrInvalid)
 	}
 	return nil
 }

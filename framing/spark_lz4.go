@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/pierrec/lz4/v4"
 	"github.com/rowbridge/rowbridge"
 )
@@ -187,7 +188,7 @@ func newLZ4Writer(w io.Writer, o streamOptions) (*lz4Writer, error) {
 		bs = SparkLZ4BlockSize
 	}
 	if bs < lz4MinBlockSize || bs > lz4MaxBlockSize {
-		return nil, fmt.Errorf("framing: lz4 block size %d, want %d to %d (lz4-java's limits)", bs, lz4MinBlockSize, lz4MaxBlockSize)
+		return nil, fmt.Errorf("framing: lz4 block size %d, want %d to %d (lz4-java's limits): %w", bs, lz4MinBlockSize, lz4MaxBlockSize, arrow.ErrInvalid)
 	}
 	return &lz4Writer{w: w, level: lz4Level(bs), blockInput: blockInput{blockSize: bs, buf: make([]byte, 0, bs)}}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
 )
 
@@ -264,7 +265,7 @@ func newLZFWriter(w io.Writer, o streamOptions) (*lzfWriter, error) {
 		bs = SparkLZFBlockSize
 	}
 	if bs > lzfMaxChunk {
-		return nil, fmt.Errorf("framing: lzf block size %d, want at most %d (an LZF chunk's lengths are 16-bit)", bs, lzfMaxChunk)
+		return nil, fmt.Errorf("framing: lzf block size %d, want at most %d (an LZF chunk's lengths are 16-bit): %w", bs, lzfMaxChunk, arrow.ErrInvalid)
 	}
 	return &lzfWriter{w: w, table: new([1 << lzfHashLog]int32), out: make([]byte, lzfCompressedHeader+lzfBound(bs)),
 		blockInput: blockInput{blockSize: bs, buf: make([]byte, 0, bs)}}, nil

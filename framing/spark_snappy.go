@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/snappy"
 	"github.com/rowbridge/rowbridge"
 )
@@ -154,7 +155,7 @@ func newSnappyWriter(w io.Writer, o streamOptions) (*snappyWriter, error) {
 		bs = SparkSnappyBlockSize
 	}
 	if bs < snappyMinBlockSize || bs > snappyMaxBlockSize {
-		return nil, fmt.Errorf("framing: snappy block size %d, want %d to %d (snappy-java raises smaller sizes to 1 KiB)", bs, snappyMinBlockSize, snappyMaxBlockSize)
+		return nil, fmt.Errorf("framing: snappy block size %d, want %d to %d (snappy-java raises smaller sizes to 1 KiB): %w", bs, snappyMinBlockSize, snappyMaxBlockSize, arrow.ErrInvalid)
 	}
 	return &snappyWriter{w: w, blockInput: blockInput{blockSize: bs, buf: make([]byte, 0, bs)}}, nil
 }

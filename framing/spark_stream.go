@@ -2,11 +2,12 @@ package framing
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/errkind"
 )
 
 // Spark's stream codecs: what org.apache.spark.io.CompressionCodec wraps
@@ -49,7 +50,7 @@ type streamOptions struct {
 func WithBlockSize(n int) StreamOption {
 	return func(o *streamOptions) error {
 		if n <= 0 {
-			return fmt.Errorf("framing: block size %d, want a positive size", n)
+			return fmt.Errorf("framing: block size %d, want a positive size: %w", n, arrow.ErrInvalid)
 		}
 		o.blockSize = n
 		return nil
@@ -62,7 +63,7 @@ func WithBlockSize(n int) StreamOption {
 func WithZstdLevel(level int) StreamOption {
 	return func(o *streamOptions) error {
 		if level < 1 || level > 22 {
-			return fmt.Errorf("framing: zstd level %d, want 1 to 22", level)
+			return fmt.Errorf("framing: zstd level %d, want 1 to 22: %w", level, arrow.ErrInvalid)
 		}
 		o.zstdLevel = level
 		return nil
@@ -74,7 +75,7 @@ func WithZstdLevel(level int) StreamOption {
 func WithMaxZstdWindow(n int) StreamOption {
 	return func(o *streamOptions) error {
 		if n < 1<<10 {
-			return fmt.Errorf("framing: zstd window limit %d, want at least 1 KiB", n)
+			return fmt.Errorf("framing: zstd window limit %d, want at least 1 KiB: %w", n, arrow.ErrInvalid)
 		}
 		o.maxWindow = n
 		return nil
@@ -100,7 +101,8 @@ func newStreamOptions(opts []StreamOption) (streamOptions, error) {
 // or frame at fault (for zstd: how far the decoder had read), and which of
 // several concatenated streams it is in. Err is the cause:
 // rowbridge.ErrTruncated, ErrLayout (corrupt data), ErrOutOfBounds (a
-// length beyond its limit), or the input's own I/O error.
+// length beyond its limit), each an arrow.ErrInvalid, or the input's own
+// I/O error, which keeps its cause and is no arrow.ErrInvalid.
 type CodecError struct {
 	Codec  Codec
 	Offset int64 // byte offset in the compressed input
@@ -189,7 +191,7 @@ func NewStreamWriter(w io.Writer, c Codec, opts ...StreamOption) (io.WriteCloser
 	switch c {
 	case None:
 		if o.blockSize != 0 {
-			return nil, errors.New("framing: an uncompressed stream has no block size")
+			return nil, fmt.Errorf("framing: an uncompressed stream has no block size: %w", arrow.ErrInvalid)
 		}
 		return nopCloser{w}, nil
 	case LZ4:
@@ -212,11 +214,11 @@ func sparkCodec(c Codec, reading bool) error {
 		if reading {
 			return nil
 		}
-		return errors.New("framing: codec auto applies to reading only (name the codec to write)")
+		return fmt.Errorf("framing: codec auto applies to reading only (name the codec to write): %w", arrow.ErrInvalid)
 	case Zlib, Gzip:
-		return fmt.Errorf("framing: Spark has no %v codec (its streams are lz4, snappy, zstd or lzf); %v applies to the velox framing only", c, c)
+		return fmt.Errorf("framing: Spark has no %v codec (its streams are lz4, snappy, zstd or lzf); %v applies to the velox framing only: %w", c, c, arrow.ErrInvalid)
 	}
-	return fmt.Errorf("framing: unknown codec %v", c)
+	return fmt.Errorf("framing: unknown codec %v: %w", c, arrow.ErrInvalid)
 }
 
 // streamBufferSize is the input buffer of a stream reader: a Spark block
@@ -264,7 +266,7 @@ func truncatedOr(err error) error {
 }
 
 // errWriteClosed is a Write after Close.
-var errWriteClosed = errors.New("framing: write to a closed stream")
+var errWriteClosed = errkind.New("framing: write to a closed stream", arrow.ErrInvalid)
 
 // blockOutput serves Read from a codec's decoded blocks: a block that fits
 // the caller's buffer is decoded straight into it, any other into out and

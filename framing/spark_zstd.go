@@ -6,6 +6,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/klauspost/compress/zstd"
 	"github.com/rowbridge/rowbridge"
 )
@@ -113,7 +114,7 @@ type zstdWriter struct {
 
 func newZstdWriter(w io.Writer, o streamOptions) (*zstdWriter, error) {
 	if o.blockSize != 0 {
-		return nil, errors.New("framing: zstd streams have no block size (zstd-jni's buffer size changes no byte)")
+		return nil, fmt.Errorf("framing: zstd streams have no block size (zstd-jni's buffer size changes no byte): %w", arrow.ErrInvalid)
 	}
 	enc, err := zstd.NewWriter(w, zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(o.zstdLevel)),
 		zstd.WithEncoderConcurrency(1), zstd.WithEncoderCRC(false), zstd.WithWindowSize(zstdWindow),

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
 )
 
@@ -76,7 +77,7 @@ func (w *Writer) Write(rows *rowbridge.Rows) error {
 	}
 	for i := range n {
 		if size := rows.Offsets[i+1] - rows.Offsets[i]; size > limit {
-			return fmt.Errorf("framing: row %d of %d bytes exceeds the %d-byte row limit of readers", i, size, limit)
+			return fmt.Errorf("framing: row %d of %d bytes exceeds the %d-byte row limit of readers: %w", i, size, limit, arrow.ErrInvalid)
 		}
 	}
 	// Spark's records are copied out a chunk at a time, so that the copy

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"strings"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/sparkshuffle"
 )
@@ -46,7 +47,7 @@ func newConfig(opts []Option) (*config, error) {
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) error {
 		if mem == nil {
-			return fmt.Errorf("shuffleflight: nil allocator")
+			return fmt.Errorf("shuffleflight: nil allocator: %w", arrow.ErrInvalid)
 		}
 		c.mem = mem
 		return nil
@@ -62,7 +63,7 @@ func WithAllocator(mem memory.Allocator) Option {
 func WithMaxMessageSize(n int) Option {
 	return func(c *config) error {
 		if n < minMaxMessageSize {
-			return fmt.Errorf("shuffleflight: max message size %d, want at least %d", n, minMaxMessageSize)
+			return fmt.Errorf("shuffleflight: max message size %d, want at least %d: %w", n, minMaxMessageSize, arrow.ErrInvalid)
 		}
 		c.maxMessage = n
 		return nil
@@ -76,7 +77,7 @@ func WithMaxMessageSize(n int) Option {
 func WithToken(token string) Option {
 	return func(c *config) error {
 		if token == "" || strings.ContainsAny(token, " \t\r\n") {
-			return fmt.Errorf("shuffleflight: a token must be non-empty and hold no blanks")
+			return fmt.Errorf("shuffleflight: a token must be non-empty and hold no blanks: %w", arrow.ErrInvalid)
 		}
 		c.token = token
 		return nil
@@ -89,7 +90,7 @@ func WithToken(token string) Option {
 func WithLogger(logger *slog.Logger) Option {
 	return func(c *config) error {
 		if logger == nil {
-			return fmt.Errorf("shuffleflight: nil logger")
+			return fmt.Errorf("shuffleflight: nil logger: %w", arrow.ErrInvalid)
 		}
 		c.log = logger
 		return nil
@@ -103,7 +104,7 @@ func WithLogger(logger *slog.Logger) Option {
 func WithLocation(uri string) Option {
 	return func(c *config) error {
 		if !strings.Contains(uri, "://") {
-			return fmt.Errorf("shuffleflight: location %q is not a URI (want grpc://HOST:PORT)", uri)
+			return fmt.Errorf("shuffleflight: location %q is not a URI (want grpc://HOST:PORT): %w", uri, arrow.ErrInvalid)
 		}
 		c.location = uri
 		return nil

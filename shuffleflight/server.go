@@ -38,7 +38,7 @@ func New(set *sparkshuffle.Set, schemas map[int]*arrow.Schema, opts ...Option) (
 		return nil, err
 	}
 	if len(schemas) == 0 {
-		return nil, fmt.Errorf("shuffleflight: no shuffle to serve")
+		return nil, fmt.Errorf("shuffleflight: no shuffle to serve: %w", arrow.ErrInvalid)
 	}
 	s := &Server{cfg: cfg}
 	for id, schema := range schemas {
@@ -47,10 +47,15 @@ func New(set *sparkshuffle.Set, schemas map[int]*arrow.Schema, opts ...Option) (
 			return nil, err
 		}
 		if schema == nil {
-			return nil, fmt.Errorf("shuffleflight: shuffle %d: nil schema", id)
+			return nil, fmt.Errorf("shuffleflight: shuffle %d: nil schema: %w", id, arrow.ErrInvalid)
 		}
-		// A Reader checks the schema as it is made: fail here, not in DoGet.
-		r, err := sh.NewReader(schema, sparkshuffle.WithWorkers(1))
+		// A Reader checks the schema and the read options as it is made:
+		// fail here, not in DoGet (which overrides the partition, as here).
+		check := append(append([]sparkshuffle.Option(nil), cfg.read...), sparkshuffle.WithWorkers(1))
+		if sh.Partitions > 0 {
+			check = append(check, sparkshuffle.WithPartition(0))
+		}
+		r, err := sh.NewReader(schema, check...)
 		if err != nil {
 			return nil, fmt.Errorf("shuffleflight: shuffle %d: %w", id, err)
 		}

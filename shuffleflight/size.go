@@ -27,7 +27,7 @@ func batchBudget(schema *arrow.Schema, maxMessage int) (int64, error) {
 	if budget := maxMessage - overhead; budget >= maxMessage/2 {
 		return int64(budget), nil
 	}
-	return 0, fmt.Errorf("max message size %d leaves too little room for a batch of %d arrays (metadata alone may take %d bytes)", maxMessage, nodes, overhead)
+	return 0, fmt.Errorf("max message size %d leaves too little room for a batch of %d arrays (metadata alone may take %d bytes): %w", maxMessage, nodes, overhead, arrow.ErrInvalid)
 }
 
 // countLayout adds the field nodes and buffers of a column of type t.

@@ -3,6 +3,7 @@ package sparkshuffle
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"hash"
 	"hash/crc32"
 	"strings"
@@ -37,7 +38,7 @@ func ParseAlgorithm(s string) (Algorithm, error) {
 			return Algorithm(i), nil
 		}
 	}
-	return 0, fmt.Errorf("sparkshuffle: unknown checksum algorithm %q (want ADLER32, CRC32 or CRC32C)", s)
+	return 0, fmt.Errorf("sparkshuffle: unknown checksum algorithm %q (want ADLER32, CRC32 or CRC32C): %w", s, arrow.ErrInvalid)
 }
 
 var castagnoli = crc32.MakeTable(crc32.Castagnoli)

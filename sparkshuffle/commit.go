@@ -42,7 +42,7 @@ func (w *MapOutputWriter) checkExisting() error {
 			return &FileError{Path: path, Err: ErrExists}
 		}
 		if st.IsDir() {
-			return &FileError{Path: path, Err: errors.New("is a directory; cannot overwrite it")}
+			return &FileError{Path: path, Err: errIsDir}
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/framing"
 	"github.com/rowbridge/rowbridge/sparkshuffle"
@@ -69,6 +70,7 @@ func TestChecksumMismatch(t *testing.T) {
 			var ce *sparkshuffle.ChecksumError
 			require.ErrorAs(t, err, &ce)
 			require.ErrorIs(t, err, sparkshuffle.ErrChecksum)
+			require.ErrorIs(t, err, arrow.ErrInvalid)
 			require.Equal(t, sparkshuffle.ChecksumError{Shuffle: 4, Map: 7, Partition: 2, Path: m7.DataPath, Checksum: m7.ChecksumPath,
 				Algorithm: sparkshuffle.Adler32, Want: m7.Checksums[2], Got: ce.Got}, *ce)
 			require.NotEqual(t, ce.Want, ce.Got)
@@ -208,6 +210,7 @@ func requireSegmentError(t *testing.T, err error, m *sparkshuffle.MapOutput, p i
 		require.Contains(t, msg, s)
 	}
 	require.False(t, errors.Is(err, sparkshuffle.ErrChecksum))
+	require.ErrorIs(t, err, arrow.ErrInvalid, "a bad segment is bad data")
 	return se
 }
 

@@ -2,6 +2,7 @@ package sparkshuffle
 
 import (
 	"fmt"
+	"github.com/apache/arrow-go/v18/arrow"
 	"io"
 	"io/fs"
 	"os"
@@ -74,7 +75,7 @@ func (m *MapOutput) Segment(p int) Segment { return Segment{Map: m, Partition: p
 // (ErrPartitions). A shuffle with no map output is not listed.
 func Open(dirs ...string) (*Set, error) {
 	if len(dirs) == 0 {
-		return nil, fmt.Errorf("sparkshuffle: no directory to open")
+		return nil, fmt.Errorf("sparkshuffle: no directory to open: %w", arrow.ErrInvalid)
 	}
 	found := map[FileName]string{}
 	for _, dir := range dirs {
@@ -83,7 +84,7 @@ func Open(dirs ...string) (*Set, error) {
 			return nil, fmt.Errorf("sparkshuffle: %w", err)
 		}
 		if !st.IsDir() {
-			return nil, &FileError{Path: dir, Err: fmt.Errorf("not a directory")}
+			return nil, &FileError{Path: dir, Err: errNotDir}
 		}
 		if err := scan(dir, 0, found); err != nil {
 			return nil, err
@@ -370,7 +371,7 @@ func (s *Shuffle) Segments(first, last int) ([]Segment, error) {
 
 func (s *Shuffle) checkRange(first, last int) error {
 	if first < 0 || last < first || last >= s.Partitions {
-		return fmt.Errorf("sparkshuffle: partitions %d-%d out of range: shuffle %d has partitions 0-%d", first, last, s.ID, s.Partitions-1)
+		return fmt.Errorf("sparkshuffle: partitions %d-%d out of range: shuffle %d has partitions 0-%d: %w", first, last, s.ID, s.Partitions-1, arrow.ErrInvalid)
 	}
 	return nil
 }

@@ -4,39 +4,55 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/errkind"
 )
 
 // Sentinel causes, tested with errors.Is through the error types below.
+// Each is an arrow.ErrInvalid, as arrow-go's errors for bad data or a bad
+// argument are.
 var (
 	// ErrIndex: an index file that is not (n+1) big-endian offsets, the
 	// first 0, non-decreasing.
-	ErrIndex = errors.New("invalid index file")
+	ErrIndex = errkind.New("invalid index file", arrow.ErrInvalid)
 	// ErrChecksumFile: a checksum file that is not one int64 per partition.
-	ErrChecksumFile = errors.New("invalid checksum file")
+	ErrChecksumFile = errkind.New("invalid checksum file", arrow.ErrInvalid)
 	// ErrDataSize: a data file whose size is not the index's last offset
 	// (or that is missing while the index says it holds bytes).
-	ErrDataSize = errors.New("data file size does not match the index")
+	ErrDataSize = errkind.New("data file size does not match the index", arrow.ErrInvalid)
 	// ErrPartitions: maps of one shuffle disagree on the partition count.
-	ErrPartitions = errors.New("partition counts disagree")
+	ErrPartitions = errkind.New("partition counts disagree", arrow.ErrInvalid)
 	// ErrDuplicate: the same shuffle file was found twice, in distinct files.
-	ErrDuplicate = errors.New("duplicate shuffle file")
+	ErrDuplicate = errkind.New("duplicate shuffle file", arrow.ErrInvalid)
 	// ErrOrphan: a data or checksum file without its index.
-	ErrOrphan = errors.New("shuffle file without its index")
+	ErrOrphan = errkind.New("shuffle file without its index", arrow.ErrInvalid)
 	// ErrChecksum: a segment's bytes do not have the checksum recorded for it.
-	ErrChecksum = errors.New("checksum mismatch")
+	ErrChecksum = errkind.New("checksum mismatch", arrow.ErrInvalid)
 	// ErrNoShuffle: the set holds no shuffle of the requested id.
-	ErrNoShuffle = errors.New("no such shuffle")
+	ErrNoShuffle = errkind.New("no such shuffle", arrow.ErrInvalid)
 	// ErrExists: a MapOutputWriter's directory already holds a file of the
 	// map output it writes (and WithOverwrite was not given).
-	ErrExists = errors.New("map output already exists (overwrite to replace it)")
+	ErrExists = errkind.New("map output already exists (overwrite to replace it)", arrow.ErrInvalid)
 	// ErrAborted: a MapOutputWriter was used after Abort or after an error
 	// that aborted it.
-	ErrAborted = errors.New("map output writer aborted")
+	ErrAborted = errkind.New("map output writer aborted", arrow.ErrInvalid)
 )
 
-// FileError is a problem with one file of a set: its path and the cause.
+// Causes of a FileError or a MapOutputWriter's error for a path or a call
+// that cannot be used.
+var (
+	errNotDir       = errkind.New("not a directory", arrow.ErrInvalid)
+	errIsDir        = errkind.New("is a directory; cannot overwrite it", arrow.ErrInvalid)
+	errWriterClosed = errkind.New("sparkshuffle: map output writer already closed", arrow.ErrInvalid)
+)
+
+// FileError is a problem with one file of a set: its path and the cause,
+// a sentinel above (an arrow.ErrInvalid: the file is not what Spark
+// writes) or the error of the operating system, which keeps its own cause
+// (an *fs.PathError, fs.ErrNotExist, ...) and is no arrow.ErrInvalid: a file
+// that could not be read says nothing of its bytes.
 type FileError struct {
 	Path string
 	Err  error
@@ -47,7 +63,7 @@ func (e *FileError) Error() string { return e.Path + ": " + e.Err.Error() }
 func (e *FileError) Unwrap() error { return e.Err }
 
 // ChecksumError reports a segment whose on-disk bytes do not match the
-// checksum file.
+// checksum file. It is an ErrChecksum, so an arrow.ErrInvalid.
 type ChecksumError struct {
 	Shuffle   int
 	Map       int64
@@ -69,7 +85,9 @@ func (e *ChecksumError) Unwrap() error { return ErrChecksum }
 // could not be read or decoded: the data file, the shuffle, map and
 // partition, the segment's byte range in the file, where in the segment
 // the problem is, and the cause (a *rowbridge.DecodeError for a bad row, a
-// *framing.Error for bad framing, a codec or I/O error).
+// *framing.Error for bad framing, a codec or I/O error). A bad segment is
+// an arrow.ErrInvalid through its cause; an I/O error keeps its own cause
+// and is none.
 type SegmentError struct {
 	Path       string
 	Shuffle    int

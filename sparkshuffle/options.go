@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
 	"github.com/rowbridge/rowbridge/unsaferow"
@@ -39,7 +40,7 @@ func ParseChecksumPolicy(s string) (ChecksumPolicy, error) {
 	case "ignore":
 		return Ignore, nil
 	}
-	return 0, fmt.Errorf("sparkshuffle: unknown checksum policy %q (want verify or ignore)", s)
+	return 0, fmt.Errorf("sparkshuffle: unknown checksum policy %q (want verify or ignore): %w", s, arrow.ErrInvalid)
 }
 
 // DefaultBatchRows is how many rows a Reader puts in one record batch.
@@ -78,7 +79,7 @@ func WithPartition(p int) Option { return WithPartitions(p, p) }
 func WithPartitions(first, last int) Option {
 	return func(c *config) error {
 		if first < 0 || last < first {
-			return fmt.Errorf("sparkshuffle: partitions %d-%d: want 0 <= first <= last", first, last)
+			return fmt.Errorf("sparkshuffle: partitions %d-%d: want 0 <= first <= last: %w", first, last, arrow.ErrInvalid)
 		}
 		c.first, c.last = first, last
 		return nil
@@ -91,7 +92,7 @@ func WithPartitions(first, last int) Option {
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) error {
 		if mem == nil {
-			return fmt.Errorf("sparkshuffle: nil allocator")
+			return fmt.Errorf("sparkshuffle: nil allocator: %w", arrow.ErrInvalid)
 		}
 		c.mem = mem
 		return nil
@@ -103,7 +104,7 @@ func WithAllocator(mem memory.Allocator) Option {
 func WithBatchRows(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("sparkshuffle: batch rows %d, want at least 1", n)
+			return fmt.Errorf("sparkshuffle: batch rows %d, want at least 1: %w", n, arrow.ErrInvalid)
 		}
 		c.batchRows = n
 		return nil
@@ -124,7 +125,7 @@ func WithCodec(codec framing.Codec) Option {
 func WithChecksum(p ChecksumPolicy) Option {
 	return func(c *config) error {
 		if p != Verify && p != Ignore {
-			return fmt.Errorf("sparkshuffle: unknown checksum policy %v", p)
+			return fmt.Errorf("sparkshuffle: unknown checksum policy %v: %w", p, arrow.ErrInvalid)
 		}
 		c.checksum = p
 		return nil
@@ -137,7 +138,7 @@ func WithChecksum(p ChecksumPolicy) Option {
 func WithWorkers(n int) Option {
 	return func(c *config) error {
 		if n < 1 {
-			return fmt.Errorf("sparkshuffle: %d workers, want at least 1", n)
+			return fmt.Errorf("sparkshuffle: %d workers, want at least 1: %w", n, arrow.ErrInvalid)
 		}
 		c.workers = n
 		return nil

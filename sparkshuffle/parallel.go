@@ -190,7 +190,8 @@ func (p *pipeline) decode() {
 	}
 }
 
-func (p *pipeline) next() (arrow.RecordBatch, error) {
+// Next returns the next batch in read order, io.EOF at the end.
+func (p *pipeline) Next() (arrow.RecordBatch, error) {
 	for {
 		if p.cur == nil {
 			t, ok := <-p.order
@@ -217,8 +218,8 @@ func (p *pipeline) next() (arrow.RecordBatch, error) {
 	}
 }
 
-// close stops every goroutine, then frees the batches decoded ahead.
-func (p *pipeline) close() {
+// Close stops every goroutine, then frees the batches decoded ahead.
+func (p *pipeline) Close() {
 	p.once.Do(func() {
 		close(p.quit)
 		p.wg.Wait()

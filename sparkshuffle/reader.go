@@ -3,11 +3,11 @@ package sparkshuffle
 import (
 	"fmt"
 	"io"
-	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/rowstream"
 	"github.com/rowbridge/rowbridge/unsaferow"
 )
 
@@ -17,25 +17,21 @@ import (
 // array.RecordReader. Memory stays bounded by a few batches per worker,
 // whatever the size of the shuffle. Release it (or read it to the end) to
 // stop its goroutines.
-type Reader struct {
-	refs   atomic.Int64
-	schema *arrow.Schema
-	src    batchSource
-	cur    arrow.RecordBatch
-	err    error
-	done   bool
-}
+//
+//   - Next reads the next batch, releasing the previous one; it returns
+//     false at the end or on an error.
+//   - RecordBatch is the batch read by the last Next, valid until the next
+//     call to Next or Release (Retain it to keep it longer); Record is the
+//     same, deprecated.
+//   - Err is the error that stopped Next (see NewReader), nil at a clean
+//     end.
+//   - Schema is the schema of every batch.
+//   - Retain adds a reference; Release drops one, and the last frees the
+//     current batch, stops the Reader's goroutines and frees the batches
+//     they had decoded ahead.
+type Reader struct{ *rowstream.Reader }
 
 var _ array.RecordReader = (*Reader)(nil)
-
-// batchSource yields decoded batches in order.
-type batchSource interface {
-	// next returns the next batch, which the caller owns, or io.EOF or the
-	// error that ends the stream.
-	next() (arrow.RecordBatch, error)
-	// close stops the source and frees what it holds; safe to call twice.
-	close()
-}
 
 // NewReader returns a Reader of the rows of shuffle shuffleID, which are
 // UnsafeRows of schema (the files do not record it), framed by Spark's
@@ -78,69 +74,10 @@ func (s *Shuffle) NewReader(schema *arrow.Schema, opts ...Option) (*Reader, erro
 	if err != nil {
 		return nil, fmt.Errorf("sparkshuffle: %w", err)
 	}
-	r := &Reader{schema: schema}
-	r.refs.Store(1)
 	if cfg.workers == 1 {
-		r.src = &seqSource{segs: segs, cfg: cfg, dec: dec}
-	} else {
-		r.src = startPipeline(segs, cfg, dec)
+		return &Reader{rowstream.NewSourceReader(schema, &seqSource{segs: segs, cfg: cfg, dec: dec})}, nil
 	}
-	return r, nil
-}
-
-// Schema is the schema of every batch.
-func (r *Reader) Schema() *arrow.Schema { return r.schema }
-
-// Next reads the next batch, releasing the previous one. It returns false
-// at the end or on an error (see Err).
-func (r *Reader) Next() bool {
-	r.releaseCurrent()
-	if r.done {
-		return false
-	}
-	rec, err := r.src.next()
-	if err != nil {
-		r.done = true
-		if err != io.EOF {
-			r.err = err
-		}
-		r.src.close()
-		return false
-	}
-	r.cur = rec
-	return true
-}
-
-// RecordBatch is the batch read by the last Next. It is valid until the
-// next call to Next or Release; Retain it to keep it longer.
-func (r *Reader) RecordBatch() arrow.RecordBatch { return r.cur }
-
-// Record is RecordBatch.
-//
-// Deprecated: use RecordBatch.
-func (r *Reader) Record() arrow.RecordBatch { return r.cur }
-
-// Err is the error that stopped Next, nil at a clean end.
-func (r *Reader) Err() error { return r.err }
-
-// Retain adds a reference to the Reader.
-func (r *Reader) Retain() { r.refs.Add(1) }
-
-// Release drops a reference; the last one frees the current batch, stops
-// the Reader's goroutines and frees the batches they had decoded ahead.
-func (r *Reader) Release() {
-	if r.refs.Add(-1) == 0 {
-		r.releaseCurrent()
-		r.done = true
-		r.src.close()
-	}
-}
-
-func (r *Reader) releaseCurrent() {
-	if r.cur != nil {
-		r.cur.Release()
-		r.cur = nil
-	}
+	return &Reader{rowstream.NewSourceReader(schema, startPipeline(segs, cfg, dec))}, nil
 }
 
 // segmentIter walks the segments of partitions p..last in read order,
@@ -168,7 +105,8 @@ func (it *segmentIter) next() (Segment, bool) {
 	return Segment{}, false
 }
 
-// seqSource reads segment after segment in the caller's goroutine.
+// seqSource reads segment after segment in the caller's goroutine (the
+// rowstream.Source of a Reader with one worker).
 type seqSource struct {
 	segs segmentIter
 	cfg  *config
@@ -176,7 +114,7 @@ type seqSource struct {
 	cur  *segmentReader
 }
 
-func (s *seqSource) next() (arrow.RecordBatch, error) {
+func (s *seqSource) Next() (arrow.RecordBatch, error) {
 	for {
 		if s.cur == nil {
 			seg, ok := s.segs.next()
@@ -209,7 +147,7 @@ func (s *seqSource) next() (arrow.RecordBatch, error) {
 	}
 }
 
-func (s *seqSource) close() {
+func (s *seqSource) Close() {
 	s.cur.close()
 	s.cur = nil
 	s.segs.p = s.segs.last + 1

@@ -106,13 +106,13 @@ func (s *segmentSink) Write(p []byte) (int, error) {
 // ErrExists).
 func NewMapOutputWriter(dir string, shuffleID int, mapID int64, numPartitions int, schema *arrow.Schema, opts ...WriterOption) (*MapOutputWriter, error) {
 	if shuffleID < 0 || int64(shuffleID) > 1<<31-1 {
-		return nil, fmt.Errorf("sparkshuffle: shuffle id %d, want 0 to %d", shuffleID, 1<<31-1)
+		return nil, fmt.Errorf("sparkshuffle: shuffle id %d, want 0 to %d: %w", shuffleID, 1<<31-1, arrow.ErrInvalid)
 	}
 	if mapID < 0 {
-		return nil, fmt.Errorf("sparkshuffle: map id %d, want 0 or more", mapID)
+		return nil, fmt.Errorf("sparkshuffle: map id %d, want 0 or more: %w", mapID, arrow.ErrInvalid)
 	}
 	if numPartitions < 1 || numPartitions > MaxWritePartitions {
-		return nil, fmt.Errorf("sparkshuffle: %d partitions, want 1 to %d", numPartitions, MaxWritePartitions)
+		return nil, fmt.Errorf("sparkshuffle: %d partitions, want 1 to %d: %w", numPartitions, MaxWritePartitions, arrow.ErrInvalid)
 	}
 	cfg, err := newWriterConfig(opts)
 	if err != nil {
@@ -127,7 +127,7 @@ func NewMapOutputWriter(dir string, shuffleID int, mapID int64, numPartitions in
 		return nil, fmt.Errorf("sparkshuffle: %w", err)
 	}
 	if !st.IsDir() {
-		return nil, &FileError{Path: dir, Err: errors.New("not a directory")}
+		return nil, &FileError{Path: dir, Err: errNotDir}
 	}
 	w := &MapOutputWriter{dir: dir, shuffle: shuffleID, mapID: mapID, cfg: cfg, enc: enc,
 		parts: make([]partitionFile, numPartitions), flights: make(chan struct{}, runtime.GOMAXPROCS(0))}
@@ -156,11 +156,11 @@ func (w *MapOutputWriter) Write(batch arrow.RecordBatch, partitions []int32) err
 func (w *MapOutputWriter) write(batch arrow.RecordBatch, partitions []int32) error {
 	n := int(batch.NumRows())
 	if len(partitions) != n {
-		return fmt.Errorf("sparkshuffle: %d partition numbers for a batch of %d rows", len(partitions), n)
+		return fmt.Errorf("sparkshuffle: %d partition numbers for a batch of %d rows: %w", len(partitions), n, arrow.ErrInvalid)
 	}
 	for i, p := range partitions {
 		if p < 0 || int(p) >= len(w.parts) {
-			return fmt.Errorf("sparkshuffle: row %d goes to partition %d, want 0 to %d", i, p, len(w.parts)-1)
+			return fmt.Errorf("sparkshuffle: row %d goes to partition %d, want 0 to %d: %w", i, p, len(w.parts)-1, arrow.ErrInvalid)
 		}
 	}
 	for lo := 0; lo < n; lo += encodeRows {
@@ -378,7 +378,7 @@ func (w *MapOutputWriter) usable() error {
 	case w.err != nil:
 		return w.err
 	case w.closed:
-		return errors.New("sparkshuffle: map output writer already closed")
+		return errWriterClosed
 	}
 	return nil
 }

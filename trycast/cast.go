@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Options configure an array cast.
@@ -87,6 +88,9 @@ func castTop(mem memory.Allocator, in arrow.ArrayData, to arrow.DataType, opts O
 	f := Failures{First: -1}
 	if to == nil {
 		return nil, f, fmt.Errorf("%w: try_cast needs a target type", arrow.ErrInvalid)
+	}
+	if opts.Dialect > SparkANSI {
+		return nil, f, fmt.Errorf("%w: try_cast: Dialect(%d) is none of Presto, Spark, SparkANSI", arrow.ErrInvalid, uint8(opts.Dialect))
 	}
 	if err := checkPair(in.DataType(), to); err != nil {
 		return nil, f, err
@@ -192,7 +196,7 @@ func quietNulls(from, to arrow.DataType, d Dialect) func(in arrow.ArrayData, fai
 }
 
 func clearNonFinite[F float32 | float64](in arrow.ArrayData, fails []byte) int {
-	vals := fixedValues[F](in)
+	vals := columnar.FixedValues[F](in)
 	count := 0
 	for i, v := range vals {
 		if !bitutil.BitIsSet(fails, i) {

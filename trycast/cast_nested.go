@@ -27,19 +27,18 @@ func (c *caster) castList(in arrow.ArrayData, to arrow.DataType, wantFails bool)
 // listRange views a list or map input's n+1 offsets and the child range
 // [start, end) they reference.
 func listRange[O offset](in arrow.ArrayData) (offs []O, start, end int) {
-	n, off := in.Len(), in.Offset()
-	if n == 0 {
+	offs = columnar.Offsets[O](in)
+	if offs == nil {
 		return nil, 0, 0
 	}
-	offs = view[O](in.Buffers()[1].Bytes())[off : off+n+1]
-	return offs, int(offs[0]), int(offs[n])
+	return offs, int(offs[0]), int(offs[len(offs)-1])
 }
 
 // rebase allocates the output offsets: the input's, shifted to start at 0.
 func rebase[O offset](mem memory.Allocator, offs []O, n int) (*memory.Buffer, []O) {
 	var zero O
 	buf := columnar.NewBuffer(mem, (n+1)*int(unsafe.Sizeof(zero)))
-	out := view[O](buf.Bytes())
+	out := columnar.Cast[O](buf.Bytes())
 	if n == 0 {
 		out[0] = 0
 		return buf, out
@@ -207,7 +206,7 @@ func maskStrings[O offset](c *caster, d arrow.ArrayData, drop []byte) arrow.Arra
 	var zero O
 	offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
 	dataBuf := columnar.NewBuffer(c.mem, size)
-	offs, data := view[O](offBuf.Bytes()), dataBuf.Bytes()
+	offs, data := columnar.Cast[O](offBuf.Bytes()), dataBuf.Bytes()
 	pos := 0
 	for i := 0; i < n; i++ {
 		offs[i] = O(pos)

@@ -62,7 +62,7 @@ func intWidth(dt arrow.DataType) int {
 	return 0
 }
 
-type offset interface{ ~int32 | ~int64 }
+type offset interface{ int32 | int64 }
 
 // maxOffset is the most data bytes 32-bit offsets address; tests lower it.
 var maxOffset int64 = math.MaxInt32
@@ -107,17 +107,6 @@ func dataSize(n, maxLen, limit int) int {
 	return int(min(int64(n)*int64(maxLen), int64(limit)))
 }
 
-// view reinterprets an Arrow buffer's bytes as values of T (Arrow buffers
-// are 64-byte aligned).
-func view[T any](b []byte) []T {
-	var zero T
-	n := len(b) / int(unsafe.Sizeof(zero))
-	if n == 0 {
-		return nil
-	}
-	return unsafe.Slice((*T)(unsafe.Pointer(&b[0])), n)
-}
-
 // fixedOut is the output of a fixed-width kernel under construction: one
 // validity bitmap and one values buffer, each allocated once.
 type fixedOut[T any] struct {
@@ -133,7 +122,7 @@ func newFixedOut[T any](mem memory.Allocator, n int) fixedOut[T] {
 		bits:   columnar.NewBuffer(mem, int(bitutil.BytesForBits(int64(n)))),
 		values: columnar.NewBuffer(mem, n*int(unsafe.Sizeof(zero))),
 	}
-	o.vals = view[T](o.values.Bytes())
+	o.vals = columnar.Cast[T](o.values.Bytes())
 	o.validity = o.bits.Bytes()
 	return o
 }
@@ -209,15 +198,6 @@ func fillBoolRows(n int, valid []byte, bit0 int, bits, vals []byte, row func(i i
 func newBoolOut(mem memory.Allocator, n int) (bits, values *memory.Buffer) {
 	size := int(bitutil.BytesForBits(int64(n)))
 	return columnar.NewBuffer(mem, size), columnar.NewBuffer(mem, size)
-}
-
-// fixedValues views a fixed-width input's values, starting at its offset.
-func fixedValues[T any](in arrow.ArrayData) []T {
-	n, off := in.Len(), in.Offset()
-	if n == 0 {
-		return nil
-	}
-	return view[T](in.Buffers()[1].Bytes())[off : off+n]
 }
 
 // timestampMicros converts a count of unit since the epoch to microseconds,

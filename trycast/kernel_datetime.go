@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Timestamp -> date, in both dialects the calendar date of the instant in
@@ -25,7 +26,7 @@ func timestampsTo(from *arrow.TimestampType, to arrow.DataType) kernel {
 func timestampsToDates(unit arrow.TimeUnit) kernel {
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 		n := in.Len()
-		src := fixedValues[int64](in)
+		src := columnar.FixedValues[int64](in)
 		valid := validity(in)
 		o := newFixedOut[int32](c.mem, n)
 		zc := zoneCache{loc: c.loc}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Fixed-width sources on the hot pairs (integer narrowing, integer to
@@ -20,7 +21,7 @@ import (
 func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
 	settle func(dst []T, src []S) (ok, slow byte), conv func(S) (T, bool)) arrow.ArrayData {
 	n := in.Len()
-	src := fixedValues[S](in)
+	src := columnar.FixedValues[S](in)
 	o := newFixedOut[T](c.mem, n)
 	settleGroups(o.vals[:n], o.validity, validity(in), in.Offset(), nil,
 		func(base int, rows []T) (ok, slow byte) { return settle(rows, src[base:base+len(rows)]) },

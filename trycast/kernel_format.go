@@ -68,7 +68,7 @@ func formatBools(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayDa
 
 // formatFixed renders a fixed-width input as text.
 func formatFixed[S any](c *caster, in arrow.ArrayData, to arrow.DataType, maxLen int, app func([]byte, S) ([]byte, bool)) arrow.ArrayData {
-	src := fixedValues[S](in)
+	src := columnar.FixedValues[S](in)
 	return formatRows(c, in, to, maxLen, func(dst []byte, i int) ([]byte, bool) { return app(dst, src[i]) })
 }
 
@@ -92,7 +92,7 @@ func formatRowsInto[O offset](c *caster, in arrow.ArrayData, to arrow.DataType, 
 	offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
 	bitsBuf := columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
 	dataBuf := columnar.NewBuffer(c.mem, estimateText(n, valid, bit0, maxLen, limit, app))
-	offs, bits := view[O](offBuf.Bytes()), bitsBuf.Bytes()
+	offs, bits := columnar.Cast[O](offBuf.Bytes()), bitsBuf.Bytes()
 	data := dataBuf.Bytes()[:0]
 	for base := 0; base < n; base += 8 {
 		m := min(8, n-base)

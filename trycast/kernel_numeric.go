@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // Numeric, bool and decimal sources. These loops use a per-row closure:
@@ -26,7 +27,7 @@ func numericTarget(to arrow.DataType) bool {
 // mapFixed casts a fixed-width input of S to a fixed-width output of T.
 func mapFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType, conv func(S) (T, bool)) arrow.ArrayData {
 	n := in.Len()
-	src := fixedValues[S](in)
+	src := columnar.FixedValues[S](in)
 	valid := validity(in)
 	o := newFixedOut[T](c.mem, n)
 	if valid != nil {
@@ -44,7 +45,7 @@ func mapFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType, conv f
 // mapFixedToBool casts a fixed-width input to bool; it never fails.
 func mapFixedToBool[S any](c *caster, in arrow.ArrayData, to arrow.DataType, conv func(S) bool) arrow.ArrayData {
 	n := in.Len()
-	src := fixedValues[S](in)
+	src := columnar.FixedValues[S](in)
 	bits, values := newBoolOut(c.mem, n)
 	fillBoolRows(n, validity(in), in.Offset(), bits.Bytes(), values.Bytes(), func(i int) (bool, bool) {
 		return conv(src[i]), true

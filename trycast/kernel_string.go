@@ -28,7 +28,7 @@ func viewStrings[O offset](in arrow.ArrayData) stringCol[O] {
 		return s
 	}
 	b := in.Buffers()
-	s.offs = view[O](b[1].Bytes())[off : off+n+1]
+	s.offs = columnar.Offsets[O](in)
 	if b[2] != nil {
 		s.data = b[2].Bytes()
 	}
@@ -334,8 +334,8 @@ func parseTimestamps[O offset](c *caster, in arrow.ArrayData, to arrow.DataType)
 // copyStrings converts between utf8 and binary of either offset width,
 // copying the referenced bytes once; with checkUTF8 a value that is not
 // valid UTF-8 becomes null. UTF-8 is checked as unsaferow's decoder checks
-// it: one pass over all the referenced bytes finds whether any is
-// non-ASCII, and only then is each value checked. It returns nil, with
+// it: one pass over all the referenced bytes (columnar.IsASCII) finds
+// whether any is non-ASCII, and only then is each value checked. It returns nil, with
 // c.err set, when the bytes would pass what offsets O address
 // (large_string to string).
 func copyStrings[I, O offset](checkUTF8 bool) kernel {
@@ -346,14 +346,14 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		size := 0
 		if n > 0 {
 			size = int(min(int64(s.offs[n])-int64(s.offs[0]), int64(limit)))
-			if checkUTF8 && isASCII(s.data[s.offs[0]:s.offs[n]]) {
+			if checkUTF8 && columnar.IsASCII(s.data[s.offs[0]:s.offs[n]]) {
 				checkUTF8 = false
 			}
 		}
 		offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(O(0))))
 		dataBuf := columnar.NewBuffer(c.mem, size)
 		bitsBuf := columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
-		offs, data, bits := view[O](offBuf.Bytes()), dataBuf.Bytes(), bitsBuf.Bytes()
+		offs, data, bits := columnar.Cast[O](offBuf.Bytes()), dataBuf.Bytes(), bitsBuf.Bytes()
 		pos := 0
 		for base := 0; base < n; base += 8 {
 			m := min(8, n-base)
@@ -393,24 +393,4 @@ func copyStrings[I, O offset](checkUTF8 bool) kernel {
 		}
 		return columnar.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 	}
-}
-
-// isASCII reports whether every byte of b is below 0x80, eight at a time.
-// (unsaferow's decoder has the same pass; the shared columnar layer is the
-// place for one copy once it takes it.)
-func isASCII(b []byte) bool {
-	var acc uint64
-	for len(b) >= 32 {
-		acc |= binary.LittleEndian.Uint64(b[0:8]) | binary.LittleEndian.Uint64(b[8:16]) |
-			binary.LittleEndian.Uint64(b[16:24]) | binary.LittleEndian.Uint64(b[24:32])
-		b = b[32:]
-	}
-	for len(b) >= 8 {
-		acc |= binary.LittleEndian.Uint64(b[:8])
-		b = b[8:]
-	}
-	for _, c := range b {
-		acc |= uint64(c)
-	}
-	return acc&0x8080808080808080 == 0
 }

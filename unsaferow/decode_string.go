@@ -59,26 +59,9 @@ func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.Array
 	return columnar.NewBinaryData(n.Type, len(spans), validity, nulls, offBuf, dataBuf), nil
 }
 
-// isASCII reports whether every byte of b is below 0x80.
-func isASCII(b []byte) bool { return orBytes(b)&0x8080808080808080 == 0 }
-
-// orBytes ORs the bytes of b into one word, eight lanes at a time.
-func orBytes(b []byte) uint64 {
-	var acc uint64
-	for len(b) >= 32 {
-		acc |= binary.LittleEndian.Uint64(b[0:8]) | binary.LittleEndian.Uint64(b[8:16]) |
-			binary.LittleEndian.Uint64(b[16:24]) | binary.LittleEndian.Uint64(b[24:32])
-		b = b[32:]
-	}
-	for len(b) >= 8 {
-		acc |= binary.LittleEndian.Uint64(b[:8])
-		b = b[8:]
-	}
-	for _, c := range b {
-		acc |= uint64(c)
-	}
-	return acc
-}
+// isASCII reports whether every byte of b is below 0x80 (the shared
+// whole-column check; it inlines).
+func isASCII(b []byte) bool { return columnar.IsASCII(b) }
 
 // decodeBinarySlots decodes a string or binary field of the structs in
 // spans without a span list: a sizing pass that only loads the size halves

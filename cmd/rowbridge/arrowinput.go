@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/ipcverify"
 )
 
@@ -41,26 +42,7 @@ const inputIdleBytes = 64 << 20
 // with reuse). Reused memory is zeroed as Go's own is: arrow-go's Parquet
 // reader, for one, relies on that.
 func inputAllocator() memory.Allocator {
-	return zeroingAllocator{arrowvec.NewRecyclingAllocator(inputIdleBytes)}
-}
-
-// zeroingAllocator hands out memory zeroed, as memory.GoAllocator does,
-// from an allocator that does not zero it.
-type zeroingAllocator struct{ memory.Allocator }
-
-func (a zeroingAllocator) Allocate(size int) []byte {
-	b := a.Allocator.Allocate(size)
-	clear(b)
-	return b
-}
-
-func (a zeroingAllocator) Reallocate(size int, b []byte) []byte {
-	old := len(b)
-	nb := a.Allocator.Reallocate(size, b)
-	if old < len(nb) {
-		clear(nb[old:])
-	}
-	return nb
+	return columnar.Zeroing(arrowvec.NewRecyclingAllocator(inputIdleBytes))
 }
 
 // openArrow opens an input of Arrow IPC (stream or file) or Parquet, as

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/stretchr/testify/require"
 )
 
@@ -321,7 +322,7 @@ func TestArrowFileInputReadsBatchByBatch(t *testing.T) {
 		}
 		recs = append(recs, b.NewRecordBatch())
 	}
-	batchBytes := recordBytes(recs[0])
+	batchBytes := columnar.RecordBytes(recs[0])
 	data := writeArrowFile(t, schema, recs, mem)
 	releaseAll(recs...)
 	perBatch := int64(len(data)) / batches

@@ -19,6 +19,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/metadata"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/ipcverify"
 )
 
@@ -102,7 +103,7 @@ type parquetWriter struct {
 
 func (p *parquetWriter) Write(rec arrow.RecordBatch) error {
 	n := rec.NumRows()
-	size := recordBytes(rec)
+	size := columnar.RecordBytes(rec)
 	for off := int64(0); off < n; {
 		if p.groupRows > 0 && (p.groupRows >= parquetRowGroupRows || p.groupBytes >= parquetRowGroupBytes) {
 			if err := p.fw.NewBufferedRowGroupChecked(); err != nil {
@@ -127,26 +128,6 @@ func (p *parquetWriter) Write(rec arrow.RecordBatch) error {
 		off += k
 	}
 	return nil
-}
-
-// recordBytes is the size of rec's buffers, children included.
-func recordBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	var add func(d arrow.ArrayData)
-	add = func(d arrow.ArrayData) {
-		for _, b := range d.Buffers() {
-			if b != nil {
-				n += int64(b.Len())
-			}
-		}
-		for _, c := range d.Children() {
-			add(c)
-		}
-	}
-	for _, c := range rec.Columns() {
-		add(c.Data())
-	}
-	return n
 }
 
 func (p *parquetWriter) Close() error {

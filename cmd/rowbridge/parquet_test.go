@@ -18,6 +18,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 	"github.com/rowbridge/rowbridge/ddl"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/require"
 )
@@ -212,7 +213,7 @@ func TestParquetRowGroupBounds(t *testing.T) {
 		var rows, size int64
 		for rr.Next() {
 			rows += rr.RecordBatch().NumRows()
-			size += recordBytes(rr.RecordBatch())
+			size += columnar.RecordBytes(rr.RecordBatch())
 			if size >= limit {
 				want, rows, size = append(want, rows), 0, 0
 			}

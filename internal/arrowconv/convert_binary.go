@@ -4,8 +4,8 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // maxData is the most data bytes 32-bit offsets address.
@@ -15,13 +15,7 @@ var maxData int64 = math.MaxInt32
 // the given offsets and data buffers (taking over their references).
 func (c *conv) binaryData(n *node, d arrow.ArrayData, offs, data *memory.Buffer) arrow.ArrayData {
 	valid, nulls := c.validity(d)
-	out := array.NewData(n.out, d.Len(), []*memory.Buffer{valid, offs, data}, nil, nulls, 0)
-	for _, b := range []*memory.Buffer{valid, offs, data} {
-		if b != nil {
-			b.Release()
-		}
-	}
-	return out
+	return columnar.NewBinaryData(n.out, d.Len(), valid, nulls, offs, data)
 }
 
 // tooLong is the error for the first row whose data ends past maxData

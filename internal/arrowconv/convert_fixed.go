@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // The fixed-width conversions read the value buffer of d's entries and
@@ -35,12 +36,7 @@ func fixedOut[T arrow.FixedWidthType](c *conv, n int) (*memory.Buffer, []T) {
 // the new value buffer.
 func (c *conv) finish(n *node, d arrow.ArrayData, vals *memory.Buffer) arrow.ArrayData {
 	valid, nulls := c.validity(d)
-	out := array.NewData(n.out, d.Len(), []*memory.Buffer{valid, vals}, nil, nulls, 0)
-	if valid != nil {
-		valid.Release()
-	}
-	vals.Release()
-	return out
+	return columnar.NewFixedData(n.out, d.Len(), valid, nulls, vals)
 }
 
 func widen[S uint8 | uint16 | uint32, T int16 | int32 | int64](c *conv, n *node, d arrow.ArrayData) arrow.ArrayData {

@@ -6,6 +6,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // structs converts each field that needs it and shares the others.
@@ -31,12 +32,7 @@ func (c *conv) structs(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayData, 
 		kids[i] = k
 	}
 	valid, nulls := c.validity(d)
-	out := array.NewData(n.out, m, []*memory.Buffer{valid}, kids, nulls, 0)
-	if valid != nil {
-		valid.Release()
-	}
-	release()
-	return out, nil
+	return columnar.NewStructData(n.out, m, valid, nulls, kids), nil
 }
 
 // ranges is where each entry of a list-like array lies in its child.
@@ -179,13 +175,7 @@ func (c *conv) lists(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayData, er
 // the child (taking over both references).
 func (c *conv) listData(n *node, d arrow.ArrayData, offs *memory.Buffer, child arrow.ArrayData) arrow.ArrayData {
 	valid, nulls := c.validity(d)
-	out := array.NewData(n.out, d.Len(), []*memory.Buffer{valid, offs}, []arrow.ArrayData{child}, nulls, 0)
-	if valid != nil {
-		valid.Release()
-	}
-	offs.Release()
-	child.Release()
-	return out
+	return columnar.NewListData(n.out, d.Len(), valid, nulls, offs, child)
 }
 
 // dictionary converts the dictionary's values once and gathers them by

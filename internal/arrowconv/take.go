@@ -5,6 +5,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // take gathers entries idx of d (an array of a row-format type) into a new
@@ -104,16 +105,7 @@ func (c *conv) take(d arrow.ArrayData, idx []int) arrow.ArrayData {
 		}
 		bufs = append(bufs, b)
 	}
-	out := array.NewData(dt, m, bufs, kids, nulls, 0)
-	for _, b := range bufs {
-		if b != nil {
-			b.Release()
-		}
-	}
-	for _, k := range kids {
-		k.Release()
-	}
-	return out
+	return columnar.NewData(dt, m, bufs, kids, nulls)
 }
 
 func gatherFixed[T uint8 | uint16 | uint32 | uint64](src, dst []byte, idx []int) {

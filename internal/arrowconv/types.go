@@ -31,36 +31,6 @@ func RowType(dt arrow.DataType, path string) (arrow.DataType, error) {
 func newNode(dt arrow.DataType, path string) (*node, error) {
 	n := &node{in: dt, out: dt, path: path, same: true}
 	switch t := dt.(type) {
-	case *arrow.NullType, *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type,
-		*arrow.Int64Type, *arrow.Float32Type, *arrow.Float64Type, *arrow.Date32Type, *arrow.Decimal128Type,
-		*arrow.StringType, *arrow.BinaryType:
-	case *arrow.TimestampType:
-		if t.Unit != arrow.Microsecond {
-			n.out = &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: t.TimeZone}
-		}
-	case *arrow.Date64Type:
-		n.out = arrow.FixedWidthTypes.Date32
-	case *arrow.Uint8Type:
-		n.out = arrow.PrimitiveTypes.Int16
-	case *arrow.Uint16Type:
-		n.out = arrow.PrimitiveTypes.Int32
-	case *arrow.Uint32Type:
-		n.out = arrow.PrimitiveTypes.Int64
-	case *arrow.Uint64Type:
-		n.out = &arrow.Decimal128Type{Precision: 20, Scale: 0}
-	case *arrow.Float16Type:
-		n.out = arrow.PrimitiveTypes.Float32
-	case *arrow.Decimal32Type:
-		n.out = &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}
-	case *arrow.Decimal64Type:
-		n.out = &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}
-	case *arrow.Decimal256Type:
-		// Beyond 38 digits the type narrows to 38 and each value must fit.
-		n.out = &arrow.Decimal128Type{Precision: min(t.Precision, 38), Scale: min(t.Scale, 38)}
-	case *arrow.LargeStringType, *arrow.StringViewType:
-		n.out = arrow.BinaryTypes.String
-	case *arrow.LargeBinaryType, *arrow.BinaryViewType, *arrow.FixedSizeBinaryType:
-		n.out = arrow.BinaryTypes.Binary
 	case *arrow.DictionaryType:
 		v, err := newNode(t.ValueType, path)
 		if err != nil {
@@ -109,9 +79,57 @@ func newNode(dt arrow.DataType, path string) (*node, error) {
 			n.out = arrow.StructOf(fields...)
 		}
 	default:
-		return nil, fmt.Errorf("field %s: %w: %s has no row-format counterpart (Spark has no such type; cast it first)",
-			path, rowbridge.ErrUnsupportedType, dt)
+		out, ok := LeafRowType(dt)
+		if !ok {
+			return nil, fmt.Errorf("field %s: %w: %s has no row-format counterpart (Spark has no such type; cast it first)",
+				path, rowbridge.ErrUnsupportedType, dt)
+		}
+		n.out = out
 	}
 	n.same = n.out == dt
 	return n, nil
+}
+
+// LeafRowType is the one table of the row-format type of each non-nested
+// type producers write, as Spark reads Arrow and Parquet data: dt itself
+// when it needs no conversion; false for a nested type (list-likes, map,
+// struct, dictionary, extension: their callers walk them) or one with no
+// counterpart (time32/64, durations, intervals, unions, run-end encoded).
+// A decimal256 beyond 38 digits narrows to 38 (each value must then fit);
+// ddl.Normalize refuses such a type before asking.
+func LeafRowType(dt arrow.DataType) (arrow.DataType, bool) {
+	switch t := dt.(type) {
+	case *arrow.NullType, *arrow.BooleanType, *arrow.Int8Type, *arrow.Int16Type, *arrow.Int32Type,
+		*arrow.Int64Type, *arrow.Float32Type, *arrow.Float64Type, *arrow.Date32Type, *arrow.Decimal128Type,
+		*arrow.StringType, *arrow.BinaryType:
+		return dt, true
+	case *arrow.TimestampType:
+		if t.Unit != arrow.Microsecond {
+			return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: t.TimeZone}, true
+		}
+		return dt, true
+	case *arrow.Date64Type:
+		return arrow.FixedWidthTypes.Date32, true
+	case *arrow.Uint8Type:
+		return arrow.PrimitiveTypes.Int16, true
+	case *arrow.Uint16Type:
+		return arrow.PrimitiveTypes.Int32, true
+	case *arrow.Uint32Type:
+		return arrow.PrimitiveTypes.Int64, true
+	case *arrow.Uint64Type:
+		return &arrow.Decimal128Type{Precision: 20, Scale: 0}, true
+	case *arrow.Float16Type:
+		return arrow.PrimitiveTypes.Float32, true
+	case *arrow.Decimal32Type:
+		return &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}, true
+	case *arrow.Decimal64Type:
+		return &arrow.Decimal128Type{Precision: t.Precision, Scale: t.Scale}, true
+	case *arrow.Decimal256Type:
+		return &arrow.Decimal128Type{Precision: min(t.Precision, 38), Scale: min(t.Scale, 38)}, true
+	case *arrow.LargeStringType, *arrow.StringViewType:
+		return arrow.BinaryTypes.String, true
+	case *arrow.LargeBinaryType, *arrow.BinaryViewType, *arrow.FixedSizeBinaryType:
+		return arrow.BinaryTypes.Binary, true
+	}
+	return nil, false
 }

@@ -1,7 +1,8 @@
 // Package rowstream joins framing to a row codec: a Reader that yields
-// record batches from a framed row stream (the array.RecordReader behind
-// unsaferow.Reader and compactrow.Reader) and a Writer that frames encoded
-// record batches.
+// record batches from a Source (the array.RecordReader behind
+// unsaferow.Reader, compactrow.Reader and sparkshuffle.Reader), the Source
+// of a framed row stream (NewReader, serial or on workers), and a Writer
+// that frames encoded record batches.
 package rowstream
 
 import (

@@ -8,8 +8,10 @@ import (
 	"github.com/rowbridge/rowbridge/framing"
 )
 
-// ReaderOption configures a Reader beyond its required arguments.
-type ReaderOption func(*Reader)
+// ReaderOption configures NewReader beyond its required arguments.
+type ReaderOption func(*readerOptions)
+
+type readerOptions struct{ workers int }
 
 // WithWorkers decodes batches on n goroutines (n > 1): one goroutine
 // splits the stream into batches of rows, copying them out of the framing
@@ -18,7 +20,7 @@ type ReaderOption func(*Reader)
 // decodes in the caller's goroutine. The decoder must be safe for
 // concurrent use.
 func WithWorkers(n int) ReaderOption {
-	return func(r *Reader) { r.workers = max(n, 1) }
+	return func(o *readerOptions) { o.workers = max(n, 1) }
 }
 
 // parallel is the pipeline behind a Reader with workers > 1. The ordered
@@ -110,8 +112,8 @@ func (p *parallel) decode(dec BatchDecoder) {
 	}
 }
 
-// next returns the next batch in stream order, io.EOF at the end.
-func (p *parallel) next() (arrow.RecordBatch, error) {
+// Next returns the next batch in stream order, io.EOF at the end.
+func (p *parallel) Next() (arrow.RecordBatch, error) {
 	j, ok := <-p.queue
 	if !ok {
 		return nil, io.EOF
@@ -123,8 +125,8 @@ func (p *parallel) next() (arrow.RecordBatch, error) {
 	return j.rec, nil
 }
 
-// close stops the goroutines and frees the batches decoded ahead.
-func (p *parallel) close() {
+// Close stops the goroutines and frees the batches decoded ahead.
+func (p *parallel) Close() {
 	p.once.Do(func() {
 		close(p.quit)
 		p.wg.Wait()

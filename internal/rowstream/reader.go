@@ -12,24 +12,40 @@ import (
 	"github.com/rowbridge/rowbridge/framing"
 )
 
-// Reader reads record batches of at most a set number of rows from a
-// framed row stream. It satisfies array.RecordReader.
-type Reader struct {
-	refs      atomic.Int64
-	schema    *arrow.Schema
-	rows      *framing.Reader
-	dec       BatchDecoder
-	batchRows int
-	workers   int
-	par       *parallel // with workers > 1
+// Source yields decoded record batches in order: a framed row stream read
+// in the caller's goroutine or by workers, or sparkshuffle's segments.
+type Source interface {
+	// Next returns the next batch, which the caller owns, or io.EOF or
+	// the error that ends the stream.
+	Next() (arrow.RecordBatch, error)
+	// Close stops the source and frees what it holds (batches decoded
+	// ahead, goroutines); it is called at the end, on an error and on the
+	// last Release, and must be safe to call more than once.
+	Close()
+}
 
-	cur   arrow.RecordBatch
-	start int64 // stream index of the first row of the next batch
-	err   error
-	done  bool
+// Reader is the array.RecordReader over a Source: the one shell behind
+// unsaferow.Reader, compactrow.Reader and sparkshuffle.Reader. Next
+// releases the previous batch before it takes the next; the last Release
+// frees the current batch and closes the source.
+type Reader struct {
+	refs   atomic.Int64
+	schema *arrow.Schema
+	src    Source
+	cur    arrow.RecordBatch
+	err    error
+	done   bool
 }
 
 var _ array.RecordReader = (*Reader)(nil)
+
+// NewSourceReader returns a Reader of src's batches, each of schema, with
+// one reference.
+func NewSourceReader(schema *arrow.Schema, src Source) *Reader {
+	r := &Reader{schema: schema, src: src}
+	r.refs.Store(1)
+	return r
+}
 
 // NewReader returns a Reader of r's rows, framed with f (and c for
 // compressed Velox groups), decoded by dec into batches of at most
@@ -42,55 +58,60 @@ func NewReader(r io.Reader, schema *arrow.Schema, dec BatchDecoder, f framing.Fr
 	if err != nil {
 		return nil, err
 	}
-	rd := &Reader{schema: schema, rows: fr, dec: dec, batchRows: batchRows, workers: 1}
-	for _, o := range opts {
-		o(rd)
+	o := readerOptions{workers: 1}
+	for _, opt := range opts {
+		opt(&o)
 	}
-	rd.refs.Store(1)
-	if rd.workers > 1 {
-		rd.par = startParallel(fr, dec, batchRows, rd.workers)
+	if o.workers > 1 {
+		return NewSourceReader(schema, startParallel(fr, dec, batchRows, o.workers)), nil
 	}
-	return rd, nil
+	return NewSourceReader(schema, &serial{rows: fr, dec: dec, batchRows: batchRows}), nil
 }
+
+// serial decodes a framed stream's batches in the caller's goroutine.
+type serial struct {
+	rows      *framing.Reader
+	dec       BatchDecoder
+	batchRows int
+	start     int64 // stream index of the first row of the next batch
+}
+
+func (s *serial) Next() (arrow.RecordBatch, error) {
+	rows, err := s.rows.Next(s.batchRows)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := s.dec.Decode(rows)
+	if err != nil {
+		return nil, inStream(err, s.start)
+	}
+	s.start += int64(len(rows))
+	return rec, nil
+}
+
+// Close does nothing: the rows are read in Next, and nothing is ahead.
+func (s *serial) Close() {}
 
 // Schema is the schema of every batch.
 func (r *Reader) Schema() *arrow.Schema { return r.schema }
 
 // Next reads the next batch, releasing the previous one. It returns false
-// at the end of the stream or on an error (see Err).
+// at the end of the stream or on an error (see Err); either closes the
+// source.
 func (r *Reader) Next() bool {
 	r.releaseCurrent()
 	if r.done {
 		return false
 	}
-	if r.par != nil {
-		rec, err := r.par.next()
-		if err != nil {
-			r.done = true
-			if err != io.EOF {
-				r.err = err
-			}
-			r.par.close()
-			return false
-		}
-		r.cur = rec
-		return true
-	}
-	rows, err := r.rows.Next(r.batchRows)
+	rec, err := r.src.Next()
 	if err != nil {
 		r.done = true
 		if err != io.EOF {
 			r.err = err
 		}
+		r.src.Close()
 		return false
 	}
-	rec, err := r.dec.Decode(rows)
-	if err != nil {
-		r.done = true
-		r.err = inStream(err, r.start)
-		return false
-	}
-	r.start += int64(len(rows))
 	r.cur = rec
 	return true
 }
@@ -110,15 +131,14 @@ func (r *Reader) Err() error { return r.err }
 // Retain adds a reference to the Reader.
 func (r *Reader) Retain() { r.refs.Add(1) }
 
-// Release drops a reference; the last one frees the current batch (and
-// with workers, stops their goroutines and frees the batches decoded ahead).
+// Release drops a reference; the last one frees the current batch and
+// closes the source (with workers, that stops their goroutines and frees
+// the batches decoded ahead).
 func (r *Reader) Release() {
 	if r.refs.Add(-1) == 0 {
 		r.releaseCurrent()
 		r.done = true
-		if r.par != nil {
-			r.par.close()
-		}
+		r.src.Close()
 	}
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 func main() {
@@ -125,7 +126,7 @@ func generate(o options) (Facts, error) {
 			facts.Rows++
 		}
 		rec := b.NewRecordBatch()
-		facts.BatchBytes = max(facts.BatchBytes, recordBytes(rec))
+		facts.BatchBytes = max(facts.BatchBytes, columnar.RecordBytes(rec))
 		err := w.Write(rec)
 		rec.Release()
 		if err != nil {
@@ -145,24 +146,4 @@ func generate(o options) (Facts, error) {
 	}
 	facts.FileSize = fi.Size()
 	return facts, f.Close()
-}
-
-// recordBytes is the size of rec's buffers, children included.
-func recordBytes(rec arrow.RecordBatch) int64 {
-	var n int64
-	var add func(d arrow.ArrayData)
-	add = func(d arrow.ArrayData) {
-		for _, b := range d.Buffers() {
-			if b != nil {
-				n += int64(b.Len())
-			}
-		}
-		for _, c := range d.Children() {
-			add(c)
-		}
-	}
-	for _, c := range rec.Columns() {
-		add(c.Data())
-	}
-	return n
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/stretchr/testify/require"
 )
 
@@ -47,7 +48,7 @@ func TestGenerateReadsBack(t *testing.T) {
 		for j := range ids.Len() {
 			require.Equal(t, rows+int64(j), ids.Value(j))
 		}
-		require.LessOrEqual(t, recordBytes(rec), facts.BatchBytes)
+		require.LessOrEqual(t, columnar.RecordBytes(rec), facts.BatchBytes)
 		rows += rec.NumRows()
 		nulls += int64(rec.Column(3).NullN())
 		rec.Release()
