@@ -32,7 +32,14 @@ import (
 type RecyclingAllocator struct {
 	maxIdle int64
 	t       *tracker // shared with the buffers' cleanups; holds no buffer
-	classes [maxClass + 1][][]byte
+	classes [maxClass + 1][]idleBuf
+}
+
+// idleBuf is a freed buffer kept for reuse, with the generation of the
+// allocation it is (which its cleanup was registered with).
+type idleBuf struct {
+	b   []byte
+	gen uint64
 }
 
 // tracker records the buffers an allocator has handed out (by the address
@@ -46,7 +53,7 @@ type tracker struct {
 }
 
 type outBuf struct {
-	gen   uint64 // tells this buffer from a later one at the same address
+	gen   uint64 // the allocation's: tells it from a later one at the same address
 	class uint8
 }
 
@@ -108,11 +115,13 @@ func (a *RecyclingAllocator) Allocate(size int) []byte {
 	t := a.t
 	t.mu.Lock()
 	if fl := a.classes[c]; len(fl) > 0 {
-		b := fl[len(fl)-1]
-		fl[len(fl)-1] = nil
+		ib := fl[len(fl)-1]
+		b := ib.b
+		fl[len(fl)-1] = idleBuf{}
 		a.classes[c] = fl[:len(fl)-1]
-		t.gen++
-		t.out[addr(b)] = outBuf{gen: t.gen, class: uint8(c)}
+		// The allocation keeps its generation, so that its cleanup still
+		// forgets it if this holder drops it without Free.
+		t.out[addr(b)] = outBuf{gen: ib.gen, class: uint8(c)}
 		t.idle.Add(-int64(cap(b)))
 		t.mu.Unlock()
 		processIdle.Add(-int64(cap(b)))
@@ -176,7 +185,7 @@ func (a *RecyclingAllocator) Free(b []byte) {
 		return // over budget: let the GC have it
 	}
 	t.idle.Add(c)
-	a.classes[e.class] = append(a.classes[e.class], b[:0])
+	a.classes[e.class] = append(a.classes[e.class], idleBuf{b: b[:0], gen: e.gen})
 	t.mu.Unlock()
 }
 

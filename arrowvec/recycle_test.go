@@ -144,6 +144,40 @@ func TestRecyclingAllocatorForgetsDroppedBuffers(t *testing.T) {
 	}
 }
 
+// A buffer handed out again from the free list and then dropped without
+// Free is forgotten too: its cleanup, registered when the memory was made,
+// still matches it. Before, each reuse took a new generation, the cleanup
+// no longer matched, and the stale entries let Free take back another
+// allocator's live buffer at the same address.
+func TestRecyclingAllocatorForgetsDroppedReusedBuffers(t *testing.T) {
+	a := NewRecyclingAllocator(64 << 20)
+	for i := range 2000 {
+		a.Free(a.Allocate(1000 + i%7))
+		a.Allocate(1000) // reused, then dropped
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		runtime.GC()
+		a.t.mu.Lock()
+		n := len(a.t.out)
+		a.t.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "%d dropped reused buffers still tracked", n)
+		time.Sleep(time.Millisecond)
+	}
+	other := NewRecyclingAllocator(64 << 20)
+	var keep [][]byte
+	for range 2000 {
+		fb := other.Allocate(1000)
+		keep = append(keep, fb)
+		a.Free(fb)
+		require.Zero(t, a.IdleBytes(), "took back a buffer another allocator handed out")
+	}
+	runtime.KeepAlive(keep)
+}
+
 // Goroutines sharing an allocator, freeing interiors or foreign buffers
 // as well as their own, never get the same memory: each writes its own mark
 // over its buffer and finds it intact. Run under -race as well.
