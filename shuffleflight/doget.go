@@ -3,6 +3,7 @@ package shuffleflight
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 
@@ -30,7 +31,7 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 		return err
 	}
 	if partition >= sv.sh.Partitions {
-		return status.Errorf(codes.InvalidArgument, "invalid ticket: shuffle %d has partitions 0-%d, not %d", shuffle, sv.sh.Partitions-1, partition)
+		return status.Errorf(codes.InvalidArgument, "invalid ticket: shuffle %d has %s, not partition %d", shuffle, partitionRange(sv.sh.Partitions), partition)
 	}
 	ctx := stream.Context()
 	call := callOf(ctx)
@@ -149,4 +150,15 @@ func streamError(ctx context.Context, err error) error {
 		return err
 	}
 	return status.Error(codes.Internal, err.Error())
+}
+
+// partitionRange says which partitions a shuffle of n has, for messages.
+func partitionRange(n int) string {
+	switch n {
+	case 0:
+		return "no partitions"
+	case 1:
+		return "only partition 0"
+	}
+	return fmt.Sprintf("partitions 0-%d", n-1)
 }

@@ -162,6 +162,8 @@ func TestBadRequests(t *testing.T) {
 		_, _, err := fetch(ctx, c, mem, fx.schema, &flight.Ticket{Ticket: []byte(tc.ticket)})
 		require.Equal(t, tc.code, status.Code(err), "ticket %q: %v", tc.ticket, err)
 	}
+	_, _, err = fetch(ctx, c, mem, fx.schema, &flight.Ticket{Ticket: []byte(good[:len(good)-1] + "3")})
+	require.ErrorContains(t, err, "has partitions 0-2, not partition 3")
 	_, err = c.ListFlights(ctx, &flight.Criteria{Expression: []byte("x")})
 	if err == nil {
 		var s flight.FlightService_ListFlightsClient
@@ -189,4 +191,11 @@ func TestNewRefuses(t *testing.T) {
 	require.Error(t, err)
 	_, err = shuffleflight.New(fx.set, map[int]*arrow.Schema{4: arrow.NewSchema([]arrow.Field{{Name: "u", Type: arrow.PrimitiveTypes.Uint64}}, nil)})
 	require.Error(t, err, "a type UnsafeRow cannot hold")
+}
+
+// The message of a ticket past the partitions reads right for any count.
+func TestPartitionRangeWords(t *testing.T) {
+	require.Equal(t, "no partitions", shuffleflight.PartitionRange(0))
+	require.Equal(t, "only partition 0", shuffleflight.PartitionRange(1))
+	require.Equal(t, "partitions 0-2", shuffleflight.PartitionRange(3))
 }
