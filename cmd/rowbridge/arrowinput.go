@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
@@ -221,6 +222,10 @@ func (s *streamSource) Next() (arrow.RecordBatch, bool, error) {
 			return s.r.Err()
 		})
 		if err != nil {
+			if strings.Contains(err.Error(), "got=Schema, want=RecordBatch") {
+				// arrow-go says only "invalid message type": name what it is.
+				return nil, false, fmt.Errorf("%s batch %d: a schema message stands where a batch or the end-of-stream marker should: a second stream begins without the first one's end marker (concatenate whole streams)", s.where(), s.next)
+			}
 			return nil, false, arrowError(err, fmt.Sprintf("%s batch %d", s.where(), s.next))
 		}
 		if ok {

@@ -138,6 +138,7 @@ func TestConcatenatedArrowStreamsMustMatch(t *testing.T) {
 		{"one junk byte", concat(a, b, []byte{0}), "rowbridge encode: reading Arrow IPC stream: the bytes after the end of the stream at byte " + atB + " are not another Arrow IPC stream: truncated input at byte " + strconv.Itoa(len(a)+len(b)+1) + ": the stream ends inside the length of the message at byte " + atB},
 		{"a second end marker", concat(a, []byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0}), "rowbridge encode: reading Arrow IPC stream: the input goes on after the end of the stream at byte " + at + " with an end-of-stream marker, not another stream"},
 		{"a cut stream", concat(a, b[:len(b)/2]), "rowbridge encode: reading Arrow IPC stream 2 (at byte " + at + ") batch 1: truncated input at byte " + strconv.Itoa(len(a)+len(b)/2) + ": …"},
+		{"no end marker between", concat(a[:len(a)-8], b), "rowbridge encode: reading Arrow IPC stream batch 1: a schema message stands where a batch or the end-of-stream marker should: a second stream begins without the first one's end marker (concatenate whole streams)"},
 		{"an Arrow file", concat(a, arrowInputFile(t, arrowInputRows)), "rowbridge encode: reading Arrow IPC stream: the bytes after the end of the stream at byte " + at + " are not another Arrow IPC stream: …"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
