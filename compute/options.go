@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
+	"github.com/rowbridge/rowbridge/internal/zonecache"
 	"github.com/rowbridge/rowbridge/trycast"
 )
 
@@ -41,7 +42,7 @@ func castOptions(name string, opts compute.FunctionOptions) (*SQLCastOptions, tr
 	if o.ToType == nil {
 		return nil, trycast.Options{}, fmt.Errorf("%w: %s needs SQLCastOptions.ToType", arrow.ErrInvalid, name)
 	}
-	loc, err := trycast.LoadLocation(o.TimeZone)
+	loc, err := zonecache.Load(o.TimeZone)
 	if err != nil {
 		return nil, trycast.Options{}, fmt.Errorf("%w: %s time zone: %v", arrow.ErrInvalid, name, err)
 	}

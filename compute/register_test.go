@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/compute"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/zonecache"
 	"github.com/rowbridge/rowbridge/trycast"
 )
 
@@ -83,7 +84,7 @@ func TestSessionZoneUsesTrycastCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := trycast.LoadLocation("Asia/Kathmandu")
+	want, err := zonecache.Load("Asia/Kathmandu")
 	if err != nil {
 		t.Fatal(err)
 	}

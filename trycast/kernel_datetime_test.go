@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/zonecache"
 )
 
 func castTimestampsToDates(t *testing.T, mem memory.Allocator, unit arrow.TimeUnit, vals []int64, valid []bool, opts Options) *array.Date32 {
@@ -35,10 +36,10 @@ func castTimestampsToDates(t *testing.T, mem memory.Allocator, unit arrow.TimeUn
 // unit, in UTC and in session zones, the same in every dialect.
 func TestCastTimestampToDate(t *testing.T) {
 	const fail = math.MinInt64 // marks an expected failure (null)
-	tokyo, _ := LoadLocation("Asia/Tokyo")
-	la, _ := LoadLocation("America/Los_Angeles")
-	ny, _ := LoadLocation("America/New_York")
-	kathmandu, _ := LoadLocation("Asia/Kathmandu")
+	tokyo, _ := zonecache.Load("Asia/Tokyo")
+	la, _ := zonecache.Load("America/Los_Angeles")
+	ny, _ := zonecache.Load("America/New_York")
+	kathmandu, _ := zonecache.Load("Asia/Kathmandu")
 	cases := []struct {
 		name string
 		unit arrow.TimeUnit
@@ -100,7 +101,7 @@ func TestCastTimestampToDateMatchesText(t *testing.T) {
 		valid[i] = i%13 != 5
 	}
 	for _, zone := range []string{"UTC", "Europe/Berlin", "America/Sao_Paulo", "Australia/Lord_Howe", "Pacific/Apia"} {
-		loc, err := LoadLocation(zone)
+		loc, err := zonecache.Load(zone)
 		if err != nil {
 			t.Fatal(err)
 		}

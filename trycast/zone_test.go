@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 	_ "time/tzdata" // zone tests must not depend on the host's zoneinfo
+
+	"github.com/rowbridge/rowbridge/internal/zonecache"
 )
 
 func TestZoneNameOK(t *testing.T) {
@@ -16,8 +18,8 @@ func TestZoneNameOK(t *testing.T) {
 		"Antarctica/DumontDUrville", "Etc/GMT+10", "Etc/GMT-14", "Etc/GMT0", "GMT+0", "GMT-0", "GMT0",
 		"EST5EDT", "CST6CDT", "PST8PDT", "W-SU", "NZ-CHAT", "UTC", "Z", "posix/America/Argentina/ComodRivadavia",
 	} {
-		if !zoneNameOK([]byte(name)) {
-			t.Errorf("zoneNameOK(%q) = false", name)
+		if !zonecache.NameOK([]byte(name)) {
+			t.Errorf("zonecache.NameOK(%q) = false", name)
 		}
 	}
 	for _, name := range []string{
@@ -26,8 +28,8 @@ func TestZoneNameOK(t *testing.T) {
 		"America/New York", "Europe/Paris~", "UTC:01", "Europe/Pariś", "Ab/Abcdefghijklmno", // 15-byte component
 		strings.Repeat("Abcdefghij/", 3) + "Abcdefghijk", // 44 bytes
 	} {
-		if zoneNameOK([]byte(name)) {
-			t.Errorf("zoneNameOK(%q) = true", name)
+		if zonecache.NameOK([]byte(name)) {
+			t.Errorf("zonecache.NameOK(%q) = true", name)
 		}
 	}
 }
@@ -118,31 +120,31 @@ func letters(i int) string {
 	return string(b)
 }
 
-// TestLoadLocationSharesTheCache: the session-zone path (LoadLocation) and
+// TestLoadLocationSharesTheCache: the session-zone path (zonecache.Load) and
 // zone names in strings (loadZone) resolve through one cache, so both give
 // the same *time.Location, and "" and "UTC" are time.UTC.
 func TestLoadLocationSharesTheCache(t *testing.T) {
 	for _, name := range []string{"Europe/Lisbon", "Pacific/Chatham"} {
-		loc, err := LoadLocation(name)
+		loc, err := zonecache.Load(name)
 		if err != nil || loc.String() != name {
-			t.Fatalf("LoadLocation(%q) = %v, %v", name, loc, err)
+			t.Fatalf("zonecache.Load(%q) = %v, %v", name, loc, err)
 		}
 		if z, ok := loadZone([]byte(name)); !ok || z != loc {
-			t.Errorf("loadZone(%q) = %p, %v; want LoadLocation's %p", name, z, ok, loc)
+			t.Errorf("loadZone(%q) = %p, %v; want zonecache.Load's %p", name, z, ok, loc)
 		}
 	}
 	if z, ok := loadZone([]byte("Australia/Eucla")); !ok {
 		t.Fatal("loadZone(Australia/Eucla) failed")
-	} else if loc, err := LoadLocation("Australia/Eucla"); err != nil || loc != z {
-		t.Errorf("LoadLocation after loadZone = %p, %v; want %p", loc, err, z)
+	} else if loc, err := zonecache.Load("Australia/Eucla"); err != nil || loc != z {
+		t.Errorf("zonecache.Load after loadZone = %p, %v; want %p", loc, err, z)
 	}
 	for _, name := range []string{"", "UTC"} {
-		if loc, err := LoadLocation(name); err != nil || loc != time.UTC {
-			t.Errorf("LoadLocation(%q) = %v, %v; want UTC", name, loc, err)
+		if loc, err := zonecache.Load(name); err != nil || loc != time.UTC {
+			t.Errorf("zonecache.Load(%q) = %v, %v; want UTC", name, loc, err)
 		}
 	}
-	if _, err := LoadLocation("Mars/Olympus"); err == nil {
-		t.Error("LoadLocation(Mars/Olympus) succeeded")
+	if _, err := zonecache.Load("Mars/Olympus"); err == nil {
+		t.Error("zonecache.Load(Mars/Olympus) succeeded")
 	}
 }
 
@@ -176,7 +178,7 @@ func TestZoneCacheConcurrent(t *testing.T) {
 					loc, ok := loadZone([]byte(name))
 					if r%2 == 1 {
 						var err error
-						loc, err = LoadLocation(name)
+						loc, err = zonecache.Load(name)
 						ok = err == nil
 					}
 					if !ok || loc.String() != name {
