@@ -143,14 +143,11 @@ func appendArray(b array.Builder, el *columnar.Node, buf []byte, start int) {
 	}
 }
 
+// elementWidth is an element's width in an UnsafeRow array: its RowWidth,
+// or an 8-byte word for what lives out of line and for the null type.
 func elementWidth(n *columnar.Node) int {
-	switch n.Kind {
-	case columnar.KindBool, columnar.KindInt8:
-		return 1
-	case columnar.KindInt16:
-		return 2
-	case columnar.KindInt32, columnar.KindFloat32, columnar.KindDate32:
-		return 4
+	if w := n.Kind.RowWidth(); w > 0 {
+		return w
 	}
 	return 8
 }

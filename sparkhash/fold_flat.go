@@ -192,19 +192,34 @@ func foldBytes[O int32 | int64](dst []int32, offs []O, data []byte, v validity) 
 	}
 }
 
-// foldStruct folds the fields column by column when the struct has no
-// nulls; otherwise row by row, skipping the null rows.
+// foldStruct folds the fields column by column. A null struct row keeps
+// its hash: the null rows' hashes are set aside before the fields fold and
+// put back after.
 func foldStruct(dst []int32, a *array.Struct) {
-	if a.NullN() == 0 {
-		for f := 0; f < a.NumField(); f++ {
-			foldArray(dst, a.Field(f))
-		}
+	nulls := a.NullN()
+	if nulls == len(dst) {
 		return
 	}
+	var kept []int32
 	v := validOf(a)
-	for i := range dst {
-		if v.ok(i) {
-			dst[i] = hashAt(a, i, dst[i])
+	if nulls > 0 {
+		kept = make([]int32, 0, nulls)
+		for i, h := range dst {
+			if !v.ok(i) {
+				kept = append(kept, h)
+			}
+		}
+	}
+	for f := 0; f < a.NumField(); f++ {
+		foldArray(dst, a.Field(f))
+	}
+	if nulls > 0 {
+		k := 0
+		for i := range dst {
+			if !v.ok(i) {
+				dst[i] = kept[k]
+				k++
+			}
 		}
 	}
 }

@@ -12,10 +12,7 @@ func hashAt(a arrow.Array, i int, h int32) int32 {
 	switch a := a.(type) {
 	case *array.Struct:
 		for f := 0; f < a.NumField(); f++ {
-			c := a.Field(f)
-			if c.IsValid(i) {
-				h = hashAt(c, i, h)
-			}
+			h = foldRange(a.Field(f), i, i+1, h) // skips a null field
 		}
 		return h
 	case *array.List:

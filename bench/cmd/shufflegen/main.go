@@ -16,6 +16,7 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
@@ -227,7 +228,7 @@ func segment(mem memory.Allocator, sh shape, rng *rand.Rand, first int64, n int)
 	sh.fill(b, rng, first, n)
 	rec := b.NewRecordBatch()
 	defer rec.Release()
-	var out sliceWriter
+	var out bytes.Buffer
 	cw, err := framing.NewStreamWriter(&out, framing.LZ4)
 	if err != nil {
 		return nil, 0, err
@@ -246,12 +247,8 @@ func segment(mem memory.Allocator, sh shape, rng *rand.Rand, first int64, n int)
 	if err := cw.Close(); err != nil {
 		return nil, 0, err
 	}
-	return out.b, counted.n, nil
+	return out.Bytes(), counted.n, nil
 }
-
-type sliceWriter struct{ b []byte }
-
-func (w *sliceWriter) Write(p []byte) (int, error) { w.b = append(w.b, p...); return len(p), nil }
 
 type countingWriter struct {
 	w io.Writer
