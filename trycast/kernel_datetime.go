@@ -30,6 +30,9 @@ func timestampsToDates(unit arrow.TimeUnit) kernel {
 		valid := validity(in)
 		o := newFixedOut[int32](c.mem, n)
 		zc := zoneCache{loc: c.loc}
+		if zc.loc == time.UTC {
+			zc.loc = nil // no offset: rows skip the cache
+		}
 		vals, bits := o.vals[:n], o.validity
 		for base := 0; base < n; base += 8 {
 			m := min(8, n-base)
@@ -93,10 +96,6 @@ func (z *zoneCache) offset(sec int64) int64 {
 }
 
 func (z *zoneCache) miss(sec int64) int64 {
-	if z.loc == time.UTC {
-		z.lo, z.hi, z.off = math.MinInt64, math.MaxInt64, 0
-		return 0
-	}
 	t := time.Unix(sec, 0).In(z.loc)
 	_, off := t.Zone()
 	start, end := t.ZoneBounds()

@@ -100,6 +100,14 @@ func plainOK(v []byte, digits, frac, stop int) bool {
 	return stop == len(v) && digits > frac && (frac > 0 || v[stop-1] != '.')
 }
 
+// strayByte reports whether a scan that read digits digits stopped at
+// byte stop of v, inside it, after a digit and not right after the point:
+// the byte there (numberEnd, decimalEnd) then decides whether the row
+// fails in every dialect.
+func strayByte(v []byte, digits, stop int) bool {
+	return stop > 0 && stop < len(v) && digits > 0 && v[stop-1] != '.'
+}
+
 // settleFloats: a plain number of at most 15 digits (2^53 > 10^15) with at
 // most 22 fraction digits is m / 10^frac, both exact doubles, so the one
 // division rounds correctly; for a real, m < 2^24 and frac <= 10 in
@@ -122,7 +130,7 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 		mant, digits, dot, stop := plainNumber(v)
 		frac := fracDigits(dot, stop)
 		if !plainOK(v, digits, frac, stop) || digits > 18 {
-			if stop > 0 && stop < len(v) && digits > 0 && v[stop-1] != '.' && numberEnd(v, stop) {
+			if strayByte(v, digits, stop) && numberEnd(v, stop) {
 				continue
 			}
 			slow |= bit
@@ -168,7 +176,7 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 		mant, digits, dot, stop := plainNumber(v)
 		frac := fracDigits(dot, stop)
 		if !plainOK(v, digits, frac, stop) || frac > scale || digits-frac > intDigits {
-			if stop > 0 && stop < len(v) && digits > 0 && v[stop-1] != '.' && decimalEnd(v[stop]) {
+			if strayByte(v, digits, stop) && decimalEnd(v[stop]) {
 				continue
 			}
 			slow |= bit
@@ -258,7 +266,7 @@ func settleWideDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, 
 		}
 		frac := fracDigits(dot, i)
 		if !plainOK(v, digits, frac, i) || digits > 38 || frac > scale || digits-frac > intDigits {
-			if i > 0 && i < len(v) && digits > 0 && v[i-1] != '.' && decimalEnd(v[i]) {
+			if strayByte(v, digits, i) && decimalEnd(v[i]) {
 				continue
 			}
 			slow |= bit

@@ -40,10 +40,15 @@ var (
 	tsMicros  = &arrow.TimestampType{Unit: arrow.Microsecond}
 )
 
-func matrixStrings(f func(r *rand.Rand) string) func() arrow.Array {
+// matrixColumn makes, on call, a column of matrixRows values of f drawn
+// from a generator seeded with (seed, seed+1).
+func matrixColumn[T any, B interface {
+	array.Builder
+	Append(T)
+}](newB func(memory.Allocator) B, seed uint64, f func(r *rand.Rand) T) func() arrow.Array {
 	return func() arrow.Array {
-		r := rand.New(rand.NewPCG(1, 2))
-		b := array.NewStringBuilder(memory.DefaultAllocator)
+		r := rand.New(rand.NewPCG(seed, seed+1))
+		b := newB(memory.DefaultAllocator)
 		defer b.Release()
 		b.Reserve(matrixRows)
 		for range matrixRows {
@@ -53,59 +58,36 @@ func matrixStrings(f func(r *rand.Rand) string) func() arrow.Array {
 	}
 }
 
+func matrixStrings(f func(r *rand.Rand) string) func() arrow.Array {
+	return matrixColumn(array.NewStringBuilder, 1, f)
+}
+
 func constStrings(s string) func() arrow.Array {
 	return matrixStrings(func(*rand.Rand) string { return s })
 }
 
 func matrixInt64s(f func(r *rand.Rand) int64) func() arrow.Array {
-	return func() arrow.Array {
-		r := rand.New(rand.NewPCG(3, 4))
-		b := array.NewInt64Builder(memory.DefaultAllocator)
-		defer b.Release()
-		b.Reserve(matrixRows)
-		for range matrixRows {
-			b.UnsafeAppend(f(r))
-		}
-		return b.NewArray()
-	}
+	return matrixColumn(array.NewInt64Builder, 3, f)
 }
 
 func matrixFloat64s(f func(r *rand.Rand) float64) func() arrow.Array {
-	return func() arrow.Array {
-		r := rand.New(rand.NewPCG(5, 6))
-		b := array.NewFloat64Builder(memory.DefaultAllocator)
-		defer b.Release()
-		b.Reserve(matrixRows)
-		for range matrixRows {
-			b.UnsafeAppend(f(r))
-		}
-		return b.NewArray()
-	}
+	return matrixColumn(array.NewFloat64Builder, 5, f)
 }
 
-func matrixDecimals() arrow.Array {
-	r := rand.New(rand.NewPCG(7, 8))
-	b := array.NewDecimal128Builder(memory.DefaultAllocator, decimal18)
-	defer b.Release()
-	b.Reserve(matrixRows)
-	for range matrixRows {
-		b.UnsafeAppend(decimal128.FromI64(r.Int64N(2e10) - 1e10))
-	}
-	return b.NewArray()
-}
+var matrixDecimals = matrixColumn(func(mem memory.Allocator) *array.Decimal128Builder {
+	return array.NewDecimal128Builder(mem, decimal18)
+}, 7, func(r *rand.Rand) decimal128.Num { return decimal128.FromI64(r.Int64N(2e10) - 1e10) })
 
-func matrixTimestamps() arrow.Array {
-	r := rand.New(rand.NewPCG(9, 10))
-	b := array.NewTimestampBuilder(memory.DefaultAllocator, tsMicros)
-	defer b.Release()
-	b.Reserve(matrixRows)
-	lo := time.Date(1950, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
-	hi := time.Date(2050, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
-	for range matrixRows {
-		b.UnsafeAppend(arrow.Timestamp(lo + r.Int64N(hi-lo)))
-	}
-	return b.NewArray()
-}
+var (
+	matrixTsLo = time.Date(1950, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+	matrixTsHi = time.Date(2050, 1, 1, 0, 0, 0, 0, time.UTC).UnixMicro()
+)
+
+var matrixTimestamps = matrixColumn(func(mem memory.Allocator) *array.TimestampBuilder {
+	return array.NewTimestampBuilder(mem, tsMicros)
+}, 9, func(r *rand.Rand) arrow.Timestamp {
+	return arrow.Timestamp(matrixTsLo + r.Int64N(matrixTsHi-matrixTsLo))
+})
 
 // nulls is an all-null column of dt.
 func nulls(dt arrow.DataType) func() arrow.Array {
