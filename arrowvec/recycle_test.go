@@ -124,12 +124,10 @@ func TestRecyclingAllocatorProcessLimit(t *testing.T) {
 	assert.Zero(t, a.IdleBytes()+b.IdleBytes())
 }
 
-// A buffer dropped without Free is collected, and the allocator forgets it.
-func TestRecyclingAllocatorForgetsDroppedBuffers(t *testing.T) {
-	a := NewRecyclingAllocator(1 << 20)
-	for range 16 {
-		a.Allocate(4096)
-	}
+// waitUntilForgotten collects garbage until a tracks no buffer handed out,
+// failing after 5 seconds with how many of what are still tracked.
+func waitUntilForgotten(t *testing.T, a *RecyclingAllocator, what string) {
+	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
 		runtime.GC()
@@ -137,11 +135,20 @@ func TestRecyclingAllocatorForgetsDroppedBuffers(t *testing.T) {
 		n := len(a.t.out)
 		a.t.mu.Unlock()
 		if n == 0 {
-			break
+			return
 		}
-		require.True(t, time.Now().Before(deadline), "%d dropped buffers still tracked", n)
+		require.True(t, time.Now().Before(deadline), "%d "+what+" still tracked", n)
 		time.Sleep(time.Millisecond)
 	}
+}
+
+// A buffer dropped without Free is collected, and the allocator forgets it.
+func TestRecyclingAllocatorForgetsDroppedBuffers(t *testing.T) {
+	a := NewRecyclingAllocator(1 << 20)
+	for range 16 {
+		a.Allocate(4096)
+	}
+	waitUntilForgotten(t, a, "dropped buffers")
 }
 
 // A buffer handed out again from the free list and then dropped without
@@ -155,18 +162,7 @@ func TestRecyclingAllocatorForgetsDroppedReusedBuffers(t *testing.T) {
 		a.Free(a.Allocate(1000 + i%7))
 		a.Allocate(1000) // reused, then dropped
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		runtime.GC()
-		a.t.mu.Lock()
-		n := len(a.t.out)
-		a.t.mu.Unlock()
-		if n == 0 {
-			break
-		}
-		require.True(t, time.Now().Before(deadline), "%d dropped reused buffers still tracked", n)
-		time.Sleep(time.Millisecond)
-	}
+	waitUntilForgotten(t, a, "dropped reused buffers")
 	other := NewRecyclingAllocator(64 << 20)
 	var keep [][]byte
 	for range 2000 {

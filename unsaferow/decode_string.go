@@ -45,7 +45,7 @@ func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.Array
 	// Checking the whole column for ASCII first costs a fraction of a
 	// UTF-8 check; other columns are checked in one pass, and only a
 	// column that fails it value by value, to name the bad value.
-	if checkUTF8 && !isASCII(data) && !validUTF8Values(data, offs) {
+	if checkUTF8 && !columnar.IsASCII(data) && !validUTF8Values(data, offs) {
 		for k, s := range spans {
 			if !s.isNull() && !utf8.Valid(data[offs[k]:offs[k+1]]) {
 				v.Release()
@@ -58,10 +58,6 @@ func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.Array
 	validity, nulls := v.Finish()
 	return columnar.NewBinaryData(n.Type, len(spans), validity, nulls, offBuf, dataBuf), nil
 }
-
-// isASCII reports whether every byte of b is below 0x80 (the shared
-// whole-column check; it inlines).
-func isASCII(b []byte) bool { return columnar.IsASCII(b) }
 
 // decodeBinarySlots decodes a string or binary field of the structs in
 // spans without a span list: a sizing pass that only loads the size halves
@@ -79,7 +75,7 @@ func (st *decodeState) decodeBinarySlots(f *columnar.Node, spans []span, fs fiel
 	offBuf, offs := columnar.NewOffsets(st.mem, len(spans))
 	dataBuf := columnar.NewBuffer(st.mem, int(total))
 	ok := copySlotValues(st.rows, spans, fs, offs, dataBuf.Bytes(), &v)
-	if !ok || (f.Kind == columnar.KindString && !isASCII(dataBuf.Bytes()) && !validUTF8Values(dataBuf.Bytes(), offs)) {
+	if !ok || (f.Kind == columnar.KindString && !columnar.IsASCII(dataBuf.Bytes()) && !validUTF8Values(dataBuf.Bytes(), offs)) {
 		v.Release()
 		offBuf.Release()
 		dataBuf.Release()

@@ -1,79 +1,32 @@
 package unsaferow
 
 import (
-	"bytes"
-	"errors"
-	"slices"
 	"testing"
 
-	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/rowopt/rowopttest"
 	"github.com/stretchr/testify/require"
 )
 
 // constructors builds each of the package's four values from a schema and
 // options, releasing what it built.
-var constructors = map[string]func(*arrow.Schema, ...Option) error{
-	"NewDecoder": func(s *arrow.Schema, o ...Option) error { _, err := NewDecoder(s, o...); return err },
-	"NewEncoder": func(s *arrow.Schema, o ...Option) error { _, err := NewEncoder(s, o...); return err },
-	"NewReader": func(s *arrow.Schema, o ...Option) error {
-		r, err := NewReader(bytes.NewReader(nil), s, o...)
-		if err == nil {
-			r.Release()
-		}
-		return err
-	},
-	"NewWriter": func(s *arrow.Schema, o ...Option) error { _, err := NewWriter(&bytes.Buffer{}, s, o...); return err },
-}
-
-var (
-	all       = []string{"NewDecoder", "NewEncoder", "NewReader", "NewWriter"}
-	reading   = []string{"NewReader"}
-	streams   = []string{"NewReader", "NewWriter"}
-	encoding  = []string{"NewEncoder", "NewWriter"}
-	optSchema = arrow.NewSchema([]arrow.Field{{Name: "a", Type: arrow.PrimitiveTypes.Int32, Nullable: true}}, nil)
-)
+var constructors = rowopttest.NewConstructors(NewDecoder, NewEncoder, NewReader, NewWriter)
 
 // Every constructor refuses a nil schema and an option with an invalid
 // value, with an error wrapping arrow.ErrInvalid that names the option,
 // instead of ignoring it or panicking later.
 func TestConstructorsRejectInvalidArguments(t *testing.T) {
-	bad := []struct {
-		name string
-		opt  Option
-		msg  string
-		to   []string // the constructors the option applies to
-	}{
-		{"batch rows 0", WithBatchRows(0), "unsaferow: WithBatchRows(0): want at least 1 row: invalid", reading},
-		{"batch rows -1", WithBatchRows(-1), "unsaferow: WithBatchRows(-1): want at least 1 row: invalid", reading},
-		{"workers 0", WithWorkers(0), "unsaferow: WithWorkers(0): want at least 1 goroutine: invalid", reading},
-		{"nil allocator", WithAllocator(nil), "unsaferow: WithAllocator(nil): want an allocator: invalid", all},
-		{"nil option", nil, "unsaferow: a nil Option: invalid", all},
-		{"unknown flavor", WithFlavor(Flavor(7)), "unsaferow: WithFlavor(Flavor(7)): want Spark or Velox: invalid", encoding},
-	}
-	for name, newX := range constructors {
-		t.Run(name, func(t *testing.T) {
-			err := newX(nil)
-			require.Error(t, err)
-			require.True(t, errors.Is(err, arrow.ErrInvalid), "%v", err)
-			require.Contains(t, err.Error(), "nil schema")
-			for _, tc := range bad {
-				if !slices.Contains(tc.to, name) {
-					continue
-				}
-				err := newX(optSchema, tc.opt)
-				require.Error(t, err, tc.name)
-				require.True(t, errors.Is(err, arrow.ErrInvalid), "%s: %v", tc.name, err)
-				require.Equal(t, tc.msg, err.Error(), tc.name)
-			}
-			mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
-			defer mem.AssertSize(t, 0)
-			require.NoError(t, newX(optSchema, WithAllocator(mem)))
-		})
-	}
+	rowopttest.RejectsInvalidArguments(t, constructors, WithAllocator, []rowopttest.Invalid[Option]{
+		{Name: "batch rows 0", Opt: WithBatchRows(0), Msg: "unsaferow: WithBatchRows(0): want at least 1 row: invalid", To: rowopttest.Reading},
+		{Name: "batch rows -1", Opt: WithBatchRows(-1), Msg: "unsaferow: WithBatchRows(-1): want at least 1 row: invalid", To: rowopttest.Reading},
+		{Name: "workers 0", Opt: WithWorkers(0), Msg: "unsaferow: WithWorkers(0): want at least 1 goroutine: invalid", To: rowopttest.Reading},
+		{Name: "nil allocator", Opt: WithAllocator(nil), Msg: "unsaferow: WithAllocator(nil): want an allocator: invalid", To: rowopttest.All},
+		{Name: "nil option", Opt: nil, Msg: "unsaferow: a nil Option: invalid", To: rowopttest.All},
+		{Name: "unknown flavor", Opt: WithFlavor(Flavor(7)), Msg: "unsaferow: WithFlavor(Flavor(7)): want Spark or Velox: invalid", To: rowopttest.Encoding},
+	})
 	// The first bad option is the one reported.
-	err := constructors["NewReader"](optSchema, WithBatchRows(8), WithWorkers(-2), WithBatchRows(0))
+	err := constructors["NewReader"](rowopttest.Schema, WithBatchRows(8), WithWorkers(-2), WithBatchRows(0))
 	require.EqualError(t, err, "unsaferow: WithWorkers(-2): want at least 1 goroutine: invalid")
 }
 
@@ -81,29 +34,13 @@ func TestConstructorsRejectInvalidArguments(t *testing.T) {
 // wrapping arrow.ErrInvalid that names the option and where it applies;
 // given where it applies, it is accepted.
 func TestConstructorsRejectOptionsThatDoNotApply(t *testing.T) {
-	opts := []struct {
-		name string
-		opt  Option
-		to   []string
-	}{
-		{"WithAllocator", WithAllocator(memory.NewGoAllocator()), all},
-		{"WithFraming", WithFraming(framing.Velox), streams},
-		{"WithCodec", WithCodec(framing.None), streams},
-		{"WithBatchRows", WithBatchRows(16), reading},
-		{"WithWorkers", WithWorkers(2), reading},
-		{"WithTruncate", WithTruncate(), encoding},
-		{"WithFlavor", WithFlavor(Velox), encoding},
-	}
-	for name, newX := range constructors {
-		for _, o := range opts {
-			err := newX(optSchema, o.opt)
-			if slices.Contains(o.to, name) {
-				require.NoError(t, err, "%s to %s", o.name, name)
-				continue
-			}
-			require.Error(t, err, "%s to %s", o.name, name)
-			require.True(t, errors.Is(err, arrow.ErrInvalid), "%v", err)
-			require.Contains(t, err.Error(), "unsaferow: "+o.name+" does not apply to "+name+" (only to ", "%v", err)
-		}
-	}
+	rowopttest.RejectsOptionsThatDoNotApply(t, pkgName, constructors, []rowopttest.Applies[Option]{
+		{Name: "WithAllocator", Opt: WithAllocator(memory.NewGoAllocator()), To: rowopttest.All},
+		{Name: "WithFraming", Opt: WithFraming(framing.Velox), To: rowopttest.Streams},
+		{Name: "WithCodec", Opt: WithCodec(framing.None), To: rowopttest.Streams},
+		{Name: "WithBatchRows", Opt: WithBatchRows(16), To: rowopttest.Reading},
+		{Name: "WithWorkers", Opt: WithWorkers(2), To: rowopttest.Reading},
+		{Name: "WithTruncate", Opt: WithTruncate(), To: rowopttest.Encoding},
+		{Name: "WithFlavor", Opt: WithFlavor(Velox), To: rowopttest.Encoding},
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 )
@@ -81,11 +82,11 @@ func (c *conv) views(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayData, er
 		return c.binaryData(n, d, obuf, nil), nil
 	}
 	hdrs := arrow.ViewHeaderTraits.CastFromBytes(d.Buffers()[1].Bytes())[d.Offset() : d.Offset()+m]
-	valid := validBits(d)
+	valid, off := validBits(d), d.Offset()
 	out := arrow.Int32Traits.CastFromBytes(obuf.Bytes())
 	var total int64
 	for i := range hdrs {
-		if valid == nil || isValid(d, i) {
+		if valid == nil || bitutil.BitIsSet(valid, off+i) {
 			total += int64(hdrs[i].Len())
 		}
 	}
@@ -106,7 +107,7 @@ func (c *conv) views(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayData, er
 	bufs := d.Buffers()[2:]
 	pos := 0
 	for i := range hdrs {
-		if valid == nil || isValid(d, i) {
+		if valid == nil || bitutil.BitIsSet(valid, off+i) {
 			h := &hdrs[i]
 			if h.IsInline() {
 				pos += copy(data[pos:], h.InlineBytes())

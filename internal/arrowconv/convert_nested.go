@@ -5,6 +5,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/bitutil"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 )
@@ -205,9 +206,9 @@ func (c *conv) dictionary(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayDat
 			indices(idx, arrow.GetData[uint64](b)[off:off+m])
 		}
 	}
-	if valid := validBits(d); valid != nil {
+	if valid, off := validBits(d), d.Offset(); valid != nil {
 		for i := range idx {
-			if !isValid(d, i) {
+			if !bitutil.BitIsSet(valid, off+i) {
 				idx[i] = -1
 			}
 		}
