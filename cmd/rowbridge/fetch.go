@@ -57,17 +57,9 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		ranged, first, last := false, 0, 0
-		switch {
-		case flagSet(fs, "partition") && flagSet(fs, "partitions"):
-			return usagef("--partition and --partitions exclude each other")
-		case partition.set:
-			ranged, first, last = true, partition.v, partition.v
-		case flagSet(fs, "partitions"):
-			if first, last, err = parsePartitionRange(partitions); err != nil {
-				return err
-			}
-			ranged = true
+		sel, err := selectPartitions(fs, partition, partitions)
+		if err != nil {
+			return err
 		}
 		if maxMessage < 64<<10 {
 			return usagef("--max-message-size %d: want at least %d", maxMessage, 64<<10)
@@ -100,14 +92,12 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return fmt.Errorf("%s: %w", args[0], flightError(err))
 		}
 		n := len(info.GetEndpoint())
-		if !ranged {
-			first, last = 0, n-1
-		} else if last >= n {
-			what := "--partitions " + partitions
-			if partition.set {
-				what = fmt.Sprintf("--partition %d", partition.v)
+		first, last := 0, n-1
+		if sel.ranged {
+			first, last = sel.first, sel.last
+			if last >= n {
+				return usagef("%s: %s has partitions 0-%d", sel.what, strings.Join(info.GetFlightDescriptor().GetPath(), " "), n-1)
 			}
-			return usagef("%s: %s has partitions 0-%d", what, strings.Join(info.GetFlightDescriptor().GetPath(), " "), n-1)
 		}
 		schema, err := flight.DeserializeSchema(info.GetSchema(), memory.DefaultAllocator)
 		if err != nil {

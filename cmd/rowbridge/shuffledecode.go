@@ -88,29 +88,45 @@ func shuffleDecodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// shuffleOptions are the reader options the flags give.
-type shuffleOptions struct {
-	list        []sparkshuffle.Option
+// partitionSelection is what the --partition and --partitions flags select.
+type partitionSelection struct {
 	ranged      bool // --partition or --partitions
 	first, last int
 	what        string // the partition flag, for messages
+}
+
+// selectPartitions checks the --partition and --partitions flags; every
+// mistake is a usage error.
+func selectPartitions(fs *flag.FlagSet, partition optionalID, partitions string) (partitionSelection, error) {
+	var p partitionSelection
+	switch {
+	case flagSet(fs, "partition") && flagSet(fs, "partitions"):
+		return p, usagef("--partition and --partitions exclude each other")
+	case partition.set:
+		p.ranged, p.first, p.last, p.what = true, partition.v, partition.v, fmt.Sprintf("--partition %d", partition.v)
+	case flagSet(fs, "partitions"):
+		first, last, err := parsePartitionRange(partitions)
+		if err != nil {
+			return p, err
+		}
+		p.ranged, p.first, p.last, p.what = true, first, last, "--partitions "+partitions
+	}
+	return p, nil
+}
+
+// shuffleOptions are the reader options the flags give.
+type shuffleOptions struct {
+	list []sparkshuffle.Option
+	partitionSelection
 }
 
 // shuffleReadOptions checks the flags of the Reader; every mistake is a
 // usage error.
 func shuffleReadOptions(fs *flag.FlagSet, partition optionalID, partitions, codec, checksum string, workers, batchRows int) (shuffleOptions, error) {
 	var o shuffleOptions
-	switch {
-	case flagSet(fs, "partition") && flagSet(fs, "partitions"):
-		return o, usagef("--partition and --partitions exclude each other")
-	case partition.set:
-		o.ranged, o.first, o.last, o.what = true, partition.v, partition.v, fmt.Sprintf("--partition %d", partition.v)
-	case flagSet(fs, "partitions"):
-		first, last, err := parsePartitionRange(partitions)
-		if err != nil {
-			return o, err
-		}
-		o.ranged, o.first, o.last, o.what = true, first, last, "--partitions "+partitions
+	var err error
+	if o.partitionSelection, err = selectPartitions(fs, partition, partitions); err != nil {
+		return o, err
 	}
 	if o.ranged {
 		o.list = append(o.list, sparkshuffle.WithPartitions(o.first, o.last))
