@@ -61,8 +61,8 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		if maxMessage < 64<<10 {
-			return usagef("--max-message-size %d: want at least %d", maxMessage, 64<<10)
+		if err := checkMaxMessage(maxMessage); err != nil {
+			return err
 		}
 		tok, err := readToken(token, flagSet(fs, "token"))
 		if err != nil {
@@ -116,6 +116,18 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		}
 		return o.finish(err)
 	}
+}
+
+// minMaxMessage is the smallest --max-message-size, shuffleflight's
+// smallest message limit.
+const minMaxMessage = 64 << 10
+
+// checkMaxMessage checks a --max-message-size of serve or fetch.
+func checkMaxMessage(n int) error {
+	if n < minMaxMessage {
+		return usagef("--max-message-size %d: want at least %d", n, minMaxMessage)
+	}
+	return nil
 }
 
 // flightAddr is the HOST:PORT of a grpc:// (or grpc+tcp://) URI.
