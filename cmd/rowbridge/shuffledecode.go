@@ -35,7 +35,7 @@ func shuffleDecodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		workers, batchRows                           int
 	)
 	noProgress := declareProgress(fs)
-	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE to read it from a file (required; the files do not record it)")
+	fs.StringVar(&schema, "schema", "", schemaFlagUsage+" (required; the files do not record it)")
 	fs.Var(&shuffle, "shuffle", "shuffle `id` (may be omitted when the DIRs hold one shuffle only)")
 	fs.Var(&partition, "partition", "decode reduce partition `P` only")
 	fs.StringVar(&partitions, "partitions", "", "decode reduce partitions A to B, both included (A-B; default every partition)")
