@@ -68,14 +68,9 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		sink, err := newSink(to)
+		sink, err := openSink(e, to, out)
 		if err != nil {
 			return err
-		}
-		if !strings.EqualFold(to, toJSONL) {
-			if err := refuseTerminal(e, out); err != nil {
-				return err
-			}
 		}
 		ctx := context.Background()
 		if tok != "" {
