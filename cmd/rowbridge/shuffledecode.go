@@ -140,9 +140,9 @@ func shuffleReadOptions(fs *flag.FlagSet, partition optionalID, partitions, code
 	default:
 		return o, usagef("--codec %v: Spark's codecs are lz4, snappy, zstd and lzf (or auto, none)", c)
 	}
-	policy, err := sparkshuffle.ParseChecksumPolicy(checksum)
-	if err != nil || checksum == "" {
-		return o, usagef("unknown --checksum %q (want verify or ignore)", checksum)
+	policy, err := checksumPolicy(checksum)
+	if err != nil {
+		return o, err
 	}
 	if flagSet(fs, "workers") && workers < 1 {
 		return o, usagef("--workers %d: want at least 1", workers)
@@ -155,6 +155,15 @@ func shuffleReadOptions(fs *flag.FlagSet, partition optionalID, partitions, code
 		o.list = append(o.list, sparkshuffle.WithWorkers(workers))
 	}
 	return o, nil
+}
+
+// checksumPolicy reads the --checksum of the shuffle readers.
+func checksumPolicy(s string) (sparkshuffle.ChecksumPolicy, error) {
+	policy, err := sparkshuffle.ParseChecksumPolicy(s)
+	if err != nil || s == "" {
+		return policy, usagef("unknown --checksum %q (want verify or ignore)", s)
+	}
+	return policy, nil
 }
 
 // optionalID is a flag of a shuffle or partition id that may be absent.
