@@ -288,18 +288,27 @@ func checkParquetMetadata(md *metadata.FileMetaData, dataEnd int64) error {
 	return nil
 }
 
-// checkStoredSchema verifies the base64 IPC schema message that pqarrow
-// stores, decoded as pqarrow decodes it.
-func checkStoredSchema(s string) error {
+// decodeStoredSchema decodes the base64 IPC schema message that pqarrow
+// stores (ARROW:schema) as pqarrow decodes it: padded base64, else
+// unpadded.
+func decodeStoredSchema(s string) ([]byte, error) {
 	var b []byte
 	var err error
 	if len(s)%4 == 0 {
 		b, err = base64.StdEncoding.DecodeString(s)
 	}
 	if len(b) == 0 || err != nil {
-		if b, err = base64.RawStdEncoding.DecodeString(s); err != nil {
-			return err
-		}
+		b, err = base64.RawStdEncoding.DecodeString(s)
+	}
+	return b, err
+}
+
+// checkStoredSchema verifies the base64 IPC schema message that pqarrow
+// stores, decoded as pqarrow decodes it.
+func checkStoredSchema(s string) error {
+	b, err := decodeStoredSchema(s)
+	if err != nil {
+		return err
 	}
 	mr := ipcverify.NewMessageReader(bytes.NewReader(b))
 	defer mr.Release()

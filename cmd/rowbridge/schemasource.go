@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -304,15 +303,7 @@ func verifyStoredArrowSchema(kv metadata.KeyValueMetadata) error {
 	if v == nil {
 		return nil
 	}
-	// pqarrow's own decoding: padded base64, else unpadded.
-	var decoded []byte
-	var err error
-	if len(*v)%4 == 0 {
-		decoded, err = base64.StdEncoding.DecodeString(*v)
-	}
-	if len(decoded) == 0 || err != nil {
-		decoded, err = base64.RawStdEncoding.DecodeString(*v)
-	}
+	decoded, err := decodeStoredSchema(*v)
 	if err != nil {
 		return fmt.Errorf("the ARROW:schema metadata is not base64: %w", err)
 	}
