@@ -71,31 +71,18 @@ func openArrow(src *inputSource, mem memory.Allocator) (batchSource, error) {
 // anything else (a pipe) is first copied to a temporary file, so that
 // memory holds a batch or two, never the file.
 func openArrowFileInput(src *inputSource, mem memory.Allocator) (*fileSource, error) {
-	in, onRead := src.in, func(int64) {}
-	if c, ok := in.(*countingReader); ok {
-		in, onRead = c.r, c.onRead
-	}
-	var (
-		f           *os.File
-		start, size int64
-		spooled     *spoolFile
-	)
-	if file, ok := in.(*os.File); ok {
-		if fi, err := file.Stat(); err == nil && fi.Mode().IsRegular() {
-			if pos, err := file.Seek(0, io.SeekCurrent); err == nil {
-				f = file
-				start = pos - int64(src.br.Buffered()) // the first byte br holds
-				size = fi.Size() - start
-			}
-		}
-	}
-	if f == nil {
+	f, start, size, onRead, _ := regularInput(src.in, src.br)
+	var spooled *spoolFile
+	if f == nil { // a pipe (or a file whose position is unknown): copy it
 		var err error
 		if spooled, err = spool(src.br); err != nil {
 			return nil, wrapf(err, "reading Arrow IPC file")
 		}
-		f, size = spooled.f, spooled.size
-		onRead = func(int64) {} // counted as it was copied
+		f, start, size = spooled.f, 0, spooled.size
+		onRead = nil // counted as it was copied
+	}
+	if onRead == nil {
+		onRead = func(int64) {}
 	}
 	r := &countingSection{SectionReader: io.NewSectionReader(f, start, size), onRead: onRead}
 	fs, err := openArrowFile(r, size, mem)
@@ -105,6 +92,32 @@ func openArrowFileInput(src *inputSource, mem memory.Allocator) (*fileSource, er
 	}
 	fs.spooled = spooled
 	return fs, nil
+}
+
+// regularInput is the regular file under the input in (as inputSet.open
+// opened it; br has peeked at it and read nothing of it yet), for random
+// access: the file, the offset in it of br's first byte, the bytes from
+// there to its end, and the progress bar's count of the bytes read (nil
+// without one). f is nil when in is no regular file (a pipe); err is a
+// failure to find the position in one that is.
+func regularInput(in io.Reader, br *bufio.Reader) (f *os.File, start, size int64, onRead func(int64), err error) {
+	if c, ok := in.(*countingReader); ok {
+		in, onRead = c.r, c.onRead
+	}
+	file, ok := in.(*os.File)
+	if !ok {
+		return nil, 0, 0, onRead, nil
+	}
+	fi, err := file.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil, 0, 0, onRead, nil
+	}
+	pos, err := file.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return nil, 0, 0, onRead, err
+	}
+	start = pos - int64(br.Buffered()) // the first byte br holds
+	return file, start, fi.Size() - start, onRead, nil
 }
 
 // countingSection is a section of a file that counts the bytes read

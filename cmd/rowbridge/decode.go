@@ -81,14 +81,9 @@ func decodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 // decodeOutput checks the flags decode and shuffle decode share: the
 // output kind --to (binary output never to a terminal) and the schema.
 func decodeOutput(e *env, to, out, schema string) (sink, *arrow.Schema, error) {
-	sink, err := newSink(to)
+	sink, err := openSink(e, to, out)
 	if err != nil {
 		return nil, nil, err
-	}
-	if !strings.EqualFold(to, toJSONL) {
-		if err := refuseTerminal(e, out); err != nil {
-			return nil, nil, err
-		}
 	}
 	sc, err := loadSchema(schema)
 	if err != nil {
@@ -173,6 +168,20 @@ type sink func(w io.Writer, schema *arrow.Schema, mem memory.Allocator) (batchWr
 type batchWriter interface {
 	Write(rec arrow.RecordBatch) error
 	Close() error
+}
+
+// openSink is the sink of --to, refusing binary output to a terminal.
+func openSink(e *env, to, out string) (sink, error) {
+	sink, err := newSink(to)
+	if err != nil {
+		return nil, err
+	}
+	if !strings.EqualFold(to, toJSONL) {
+		if err := refuseTerminal(e, out); err != nil {
+			return nil, err
+		}
+	}
+	return sink, nil
 }
 
 func newSink(to string) (sink, error) {

@@ -57,33 +57,20 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		ranged, first, last := false, 0, 0
-		switch {
-		case flagSet(fs, "partition") && flagSet(fs, "partitions"):
-			return usagef("--partition and --partitions exclude each other")
-		case partition.set:
-			ranged, first, last = true, partition.v, partition.v
-		case flagSet(fs, "partitions"):
-			if first, last, err = parsePartitionRange(partitions); err != nil {
-				return err
-			}
-			ranged = true
+		sel, err := selectPartitions(fs, partition, partitions)
+		if err != nil {
+			return err
 		}
-		if maxMessage < 64<<10 {
-			return usagef("--max-message-size %d: want at least %d", maxMessage, 64<<10)
+		if err := checkMaxMessage(maxMessage); err != nil {
+			return err
 		}
 		tok, err := readToken(token, flagSet(fs, "token"))
 		if err != nil {
 			return err
 		}
-		sink, err := newSink(to)
+		sink, err := openSink(e, to, out)
 		if err != nil {
 			return err
-		}
-		if !strings.EqualFold(to, toJSONL) {
-			if err := refuseTerminal(e, out); err != nil {
-				return err
-			}
 		}
 		ctx := context.Background()
 		if tok != "" {
@@ -100,14 +87,12 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return fmt.Errorf("%s: %w", args[0], flightError(err))
 		}
 		n := len(info.GetEndpoint())
-		if !ranged {
-			first, last = 0, n-1
-		} else if last >= n {
-			what := "--partitions " + partitions
-			if partition.set {
-				what = fmt.Sprintf("--partition %d", partition.v)
+		first, last := 0, n-1
+		if sel.ranged {
+			first, last = sel.first, sel.last
+			if last >= n {
+				return usagef("%s: %s has partitions 0-%d", sel.what, strings.Join(info.GetFlightDescriptor().GetPath(), " "), n-1)
 			}
-			return usagef("%s: %s has partitions 0-%d", what, strings.Join(info.GetFlightDescriptor().GetPath(), " "), n-1)
 		}
 		schema, err := flight.DeserializeSchema(info.GetSchema(), memory.DefaultAllocator)
 		if err != nil {
@@ -126,6 +111,18 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		}
 		return o.finish(err)
 	}
+}
+
+// minMaxMessage is the smallest --max-message-size, shuffleflight's
+// smallest message limit.
+const minMaxMessage = 64 << 10
+
+// checkMaxMessage checks a --max-message-size of serve or fetch.
+func checkMaxMessage(n int) error {
+	if n < minMaxMessage {
+		return usagef("--max-message-size %d: want at least %d", n, minMaxMessage)
+	}
+	return nil
 }
 
 // flightAddr is the HOST:PORT of a grpc:// (or grpc+tcp://) URI.

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -152,29 +151,18 @@ const parquetBatchRows = 16 << 10
 // which says where everything is, is at the end): in must be a regular
 // file, stdin redirected from one included; a pipe is refused.
 func openParquet(in io.Reader, br *bufio.Reader, mem memory.Allocator) (batchSource, error) {
-	var onRead func(int64)
-	if c, ok := in.(*countingReader); ok {
-		in, onRead = c.r, c.onRead
-	}
-	f, ok := in.(*os.File)
-	var fi os.FileInfo
-	var err error
-	if ok {
-		fi, err = f.Stat()
-	}
-	if !ok || err != nil || !fi.Mode().IsRegular() {
-		return nil, errors.New("reading Parquet input: Parquet is read from a file (its footer is at the end), not a pipe: give its path as the input")
-	}
-	pos, err := f.Seek(0, io.SeekCurrent)
+	f, start, size, onRead, err := regularInput(in, br)
 	if err != nil {
 		return nil, wrapf(err, "reading Parquet input")
 	}
-	start := pos - int64(br.Buffered()) // the first byte br holds
-	var r io.ReaderAt = io.NewSectionReader(f, start, fi.Size()-start)
+	if f == nil {
+		return nil, errors.New("reading Parquet input: Parquet is read from a file (its footer is at the end), not a pipe: give its path as the input")
+	}
+	var r io.ReaderAt = io.NewSectionReader(f, start, size)
 	if onRead != nil {
 		r = &countingSection{SectionReader: r.(*io.SectionReader), onRead: onRead}
 	}
-	return openParquetReaderAt(r, fi.Size()-start, mem)
+	return openParquetReaderAt(r, size, mem)
 }
 
 // openParquetReaderAt opens the Parquet file of size bytes that r reads.
@@ -288,18 +276,27 @@ func checkParquetMetadata(md *metadata.FileMetaData, dataEnd int64) error {
 	return nil
 }
 
-// checkStoredSchema verifies the base64 IPC schema message that pqarrow
-// stores, decoded as pqarrow decodes it.
-func checkStoredSchema(s string) error {
+// decodeStoredSchema decodes the base64 IPC schema message that pqarrow
+// stores (ARROW:schema) as pqarrow decodes it: padded base64, else
+// unpadded.
+func decodeStoredSchema(s string) ([]byte, error) {
 	var b []byte
 	var err error
 	if len(s)%4 == 0 {
 		b, err = base64.StdEncoding.DecodeString(s)
 	}
 	if len(b) == 0 || err != nil {
-		if b, err = base64.RawStdEncoding.DecodeString(s); err != nil {
-			return err
-		}
+		b, err = base64.RawStdEncoding.DecodeString(s)
+	}
+	return b, err
+}
+
+// checkStoredSchema verifies the base64 IPC schema message that pqarrow
+// stores, decoded as pqarrow decodes it.
+func checkStoredSchema(s string) error {
+	b, err := decodeStoredSchema(s)
+	if err != nil {
+		return err
 	}
 	mr := ipcverify.NewMessageReader(bytes.NewReader(b))
 	defer mr.Release()

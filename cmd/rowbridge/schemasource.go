@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -189,7 +188,7 @@ func schemaFromStdin(r io.Reader, from string) (*arrow.Schema, error) {
 // file's magic or a stream's continuation marker), Parquet, or text ("").
 func sniffSchema(head []byte) string {
 	switch {
-	case bytes.HasPrefix(head, ipcverify.FileMagic), bytes.HasPrefix(head, []byte{0xff, 0xff, 0xff, 0xff}):
+	case bytes.HasPrefix(head, ipcverify.FileMagic), bytes.HasPrefix(head, arrowContinuation):
 		return notationArrow
 	case bytes.HasPrefix(head, parquetMagic):
 		return notationParquet
@@ -259,9 +258,9 @@ func parquetSchemaOf(r io.ReaderAt, size int64) (*arrow.Schema, error) {
 	if _, err := r.ReadAt(tail, size-trailer); err != nil {
 		return nil, fmt.Errorf("reading Parquet footer: %w", err)
 	}
-	switch string(tail[4:]) {
-	case "PAR1":
-	case "PARE":
+	switch {
+	case bytes.Equal(tail[4:], parquetMagic):
+	case bytes.Equal(tail[4:], parquetEncryptedMagic):
 		return nil, errors.New("reading Parquet footer: the footer is encrypted; rowbridge reads plaintext footers")
 	default:
 		return nil, fmt.Errorf("reading Parquet footer: the file does not end with the magic \"PAR1\" (is it truncated?)")
@@ -304,15 +303,7 @@ func verifyStoredArrowSchema(kv metadata.KeyValueMetadata) error {
 	if v == nil {
 		return nil
 	}
-	// pqarrow's own decoding: padded base64, else unpadded.
-	var decoded []byte
-	var err error
-	if len(*v)%4 == 0 {
-		decoded, err = base64.StdEncoding.DecodeString(*v)
-	}
-	if len(decoded) == 0 || err != nil {
-		decoded, err = base64.RawStdEncoding.DecodeString(*v)
-	}
+	decoded, err := decodeStoredSchema(*v)
 	if err != nil {
 		return fmt.Errorf("the ARROW:schema metadata is not base64: %w", err)
 	}

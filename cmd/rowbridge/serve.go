@@ -63,8 +63,8 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		if maxMessage < 64<<10 {
-			return usagef("--max-message-size %d: want at least %d", maxMessage, 64<<10)
+		if err := checkMaxMessage(maxMessage); err != nil {
+			return err
 		}
 		if grace < 0 {
 			return usagef("--grace %v: want 0 or more", grace)

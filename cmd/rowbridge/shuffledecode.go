@@ -35,7 +35,7 @@ func shuffleDecodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 		workers, batchRows                           int
 	)
 	noProgress := declareProgress(fs)
-	fs.StringVar(&schema, "schema", "", "row schema as Spark DDL, a catalog string or Velox notation, or @FILE to read it from a file (required; the files do not record it)")
+	fs.StringVar(&schema, "schema", "", schemaFlagUsage+" (required; the files do not record it)")
 	fs.Var(&shuffle, "shuffle", "shuffle `id` (may be omitted when the DIRs hold one shuffle only)")
 	fs.Var(&partition, "partition", "decode reduce partition `P` only")
 	fs.StringVar(&partitions, "partitions", "", "decode reduce partitions A to B, both included (A-B; default every partition)")
@@ -88,29 +88,45 @@ func shuffleDecodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	}
 }
 
-// shuffleOptions are the reader options the flags give.
-type shuffleOptions struct {
-	list        []sparkshuffle.Option
+// partitionSelection is what the --partition and --partitions flags select.
+type partitionSelection struct {
 	ranged      bool // --partition or --partitions
 	first, last int
 	what        string // the partition flag, for messages
+}
+
+// selectPartitions checks the --partition and --partitions flags; every
+// mistake is a usage error.
+func selectPartitions(fs *flag.FlagSet, partition optionalID, partitions string) (partitionSelection, error) {
+	var p partitionSelection
+	switch {
+	case flagSet(fs, "partition") && flagSet(fs, "partitions"):
+		return p, usagef("--partition and --partitions exclude each other")
+	case partition.set:
+		p.ranged, p.first, p.last, p.what = true, partition.v, partition.v, fmt.Sprintf("--partition %d", partition.v)
+	case flagSet(fs, "partitions"):
+		first, last, err := parsePartitionRange(partitions)
+		if err != nil {
+			return p, err
+		}
+		p.ranged, p.first, p.last, p.what = true, first, last, "--partitions "+partitions
+	}
+	return p, nil
+}
+
+// shuffleOptions are the reader options the flags give.
+type shuffleOptions struct {
+	list []sparkshuffle.Option
+	partitionSelection
 }
 
 // shuffleReadOptions checks the flags of the Reader; every mistake is a
 // usage error.
 func shuffleReadOptions(fs *flag.FlagSet, partition optionalID, partitions, codec, checksum string, workers, batchRows int) (shuffleOptions, error) {
 	var o shuffleOptions
-	switch {
-	case flagSet(fs, "partition") && flagSet(fs, "partitions"):
-		return o, usagef("--partition and --partitions exclude each other")
-	case partition.set:
-		o.ranged, o.first, o.last, o.what = true, partition.v, partition.v, fmt.Sprintf("--partition %d", partition.v)
-	case flagSet(fs, "partitions"):
-		first, last, err := parsePartitionRange(partitions)
-		if err != nil {
-			return o, err
-		}
-		o.ranged, o.first, o.last, o.what = true, first, last, "--partitions "+partitions
+	var err error
+	if o.partitionSelection, err = selectPartitions(fs, partition, partitions); err != nil {
+		return o, err
 	}
 	if o.ranged {
 		o.list = append(o.list, sparkshuffle.WithPartitions(o.first, o.last))
@@ -124,9 +140,9 @@ func shuffleReadOptions(fs *flag.FlagSet, partition optionalID, partitions, code
 	default:
 		return o, usagef("--codec %v: Spark's codecs are lz4, snappy, zstd and lzf (or auto, none)", c)
 	}
-	policy, err := sparkshuffle.ParseChecksumPolicy(checksum)
-	if err != nil || checksum == "" {
-		return o, usagef("unknown --checksum %q (want verify or ignore)", checksum)
+	policy, err := checksumPolicy(checksum)
+	if err != nil {
+		return o, err
 	}
 	if flagSet(fs, "workers") && workers < 1 {
 		return o, usagef("--workers %d: want at least 1", workers)
@@ -139,6 +155,15 @@ func shuffleReadOptions(fs *flag.FlagSet, partition optionalID, partitions, code
 		o.list = append(o.list, sparkshuffle.WithWorkers(workers))
 	}
 	return o, nil
+}
+
+// checksumPolicy reads the --checksum of the shuffle readers.
+func checksumPolicy(s string) (sparkshuffle.ChecksumPolicy, error) {
+	policy, err := sparkshuffle.ParseChecksumPolicy(s)
+	if err != nil || s == "" {
+		return policy, usagef("unknown --checksum %q (want verify or ignore)", s)
+	}
+	return policy, nil
 }
 
 // optionalID is a flag of a shuffle or partition id that may be absent.

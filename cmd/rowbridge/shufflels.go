@@ -101,9 +101,9 @@ func shuffleLsFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&jsonOut, "json", false, "print a JSON document (see docs/shuffle.md) instead of the table")
 	fs.StringVar(&checksum, "checksum", "verify", "verify (read every segment of the map outputs with checksum files and check it) or ignore")
 	return func(e *env, args []string) error {
-		policy, err := sparkshuffle.ParseChecksumPolicy(checksum)
-		if err != nil || checksum == "" {
-			return usagef("unknown --checksum %q (want verify or ignore)", checksum)
+		policy, err := checksumPolicy(checksum)
+		if err != nil {
+			return err
 		}
 		set, err := openShuffles(args)
 		if err != nil {
