@@ -37,6 +37,8 @@ func makeRows(seed uint64, n int, compressible bool) *rowbridge.Rows {
 	return rows
 }
 
+// encode writes batches through a Writer and closes it (a Spark codec
+// stream needs Close to end; the other streams have no trailer).
 func encode(t testing.TB, f Framing, c Codec, batches ...*rowbridge.Rows) []byte {
 	t.Helper()
 	var buf bytes.Buffer
@@ -45,6 +47,7 @@ func encode(t testing.TB, f Framing, c Codec, batches ...*rowbridge.Rows) []byte
 	for _, b := range batches {
 		require.NoError(t, w.Write(b))
 	}
+	require.NoError(t, w.Close())
 	return buf.Bytes()
 }
 

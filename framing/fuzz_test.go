@@ -27,23 +27,30 @@ func FuzzReader(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var total int64
-		for {
-			rows, err := rd.Next(3)
-			total += int64(len(rows))
-			if err == io.EOF {
-				return
-			}
-			if err != nil {
-				var fe *Error
-				if !errors.As(err, &fe) {
-					t.Fatalf("error %v is not a *framing.Error", err)
-				}
-				if fe.RowsRead != total {
-					t.Fatalf("error says %d rows read, %d were returned", fe.RowsRead, total)
-				}
-				return
-			}
-		}
+		drainChecked(t, rd, 3)
 	})
+}
+
+// drainChecked reads rd n rows at a time to its end: a failure must be a
+// *Error that counts the rows returned before it.
+func drainChecked(t *testing.T, rd *Reader, n int) {
+	t.Helper()
+	var total int64
+	for {
+		rows, err := rd.Next(n)
+		total += int64(len(rows))
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			var fe *Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("error %v is not a *framing.Error", err)
+			}
+			if fe.RowsRead != total {
+				t.Fatalf("error says %d rows read, %d were returned", fe.RowsRead, total)
+			}
+			return
+		}
+	}
 }

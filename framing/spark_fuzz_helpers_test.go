@@ -46,21 +46,13 @@ func fuzzStream(t *testing.T, c Codec, data []byte, blockSel uint16) {
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
-	back, err := readStreamNoT(buf.Bytes(), c)
+	back, err := readStream(t, bytes.NewReader(buf.Bytes()), c)
 	if err != nil {
 		t.Fatalf("reading back what the writer wrote: %v", err)
 	}
 	if !bytes.Equal(back, data) {
 		t.Fatalf("round trip changed %d bytes into %d", len(data), len(back))
 	}
-}
-
-func readStreamNoT(stream []byte, c Codec) ([]byte, error) {
-	sr, err := NewStreamReader(bytes.NewReader(stream), c)
-	if err != nil {
-		return nil, err
-	}
-	return io.ReadAll(sr)
 }
 
 // fuzzSeeds adds each codec's streams of a few inputs as seeds.

@@ -142,12 +142,7 @@ func (r *lz4Reader) next(p []byte) (int, error) {
 			if int64(size) > lz4MaxRatio*clen+blockSlack {
 				return 0, r.fail(at, rowbridge.ErrLayout, "lz4 cannot expand %d bytes to the %d the header claims", clen, size)
 			}
-			dst = p
-			if len(dst) < size {
-				r.out = growTo(r.out, size)[:0] // empty until the block is good
-				dst = r.out[:size]
-			}
-			dst = dst[:size]
+			dst = r.dest(p, size)
 			n, err := lz4.UncompressBlock(src, dst)
 			if err != nil {
 				return 0, r.fail(at, rowbridge.ErrLayout, "corrupt lz4 block: %v", err)
@@ -160,12 +155,7 @@ func (r *lz4Reader) next(p []byte) (int, error) {
 		if got := lz4Checksum(dst); got != check {
 			return 0, r.fail(at, rowbridge.ErrLayout, "block checksum 0x%08x, header says 0x%08x", got, check)
 		}
-		if len(p) >= size {
-			r.out, r.off = r.out[:0], 0
-			return size, nil
-		}
-		r.out, r.off = dst, 0
-		return 0, nil
+		return r.decoded(p, dst)
 	}
 }
 

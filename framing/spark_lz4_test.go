@@ -81,11 +81,7 @@ func TestLZ4ReaderErrors(t *testing.T) {
 		{"garbage after", append(bytes.Clone(good), "junk"...), rowbridge.ErrTruncated, "block header cut short"},
 		{"other data after", append(bytes.Clone(good), bytes.Repeat([]byte{'x'}, 21)...), rowbridge.ErrLayout, "not the LZ4Block magic"},
 	} {
-		_, err := readStream(t, bytes.NewReader(tc.stream), LZ4)
-		var ce *CodecError
-		require.ErrorAs(t, err, &ce, tc.name)
-		require.ErrorIs(t, err, tc.cause, tc.name)
-		require.ErrorContains(t, err, tc.msg, tc.name)
+		requireStreamError(t, LZ4, tc.stream, tc.cause, tc.msg, tc.name)
 	}
 	// The offset and stream index say where: the second stream's first block.
 	two := append(bytes.Clone(good), withHeader(func(h []byte) { h[17] ^= 1 })...)
@@ -110,7 +106,7 @@ func TestLZ4HostileLengthsAllocateLittle(t *testing.T) {
 		h = append(h, make([]byte, 500)...)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		_, err := readStreamNoT(h, LZ4)
+		_, err := readStream(t, bytes.NewReader(h), LZ4)
 		runtime.ReadMemStats(&after)
 		require.ErrorIs(t, err, rowbridge.ErrTruncated)
 		require.Less(t, after.TotalAlloc-before.TotalAlloc, uint64(1<<20), "token 0x%02x", token)

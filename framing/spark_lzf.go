@@ -82,12 +82,7 @@ func (r *lzfReader) next(p []byte) (int, error) {
 			}
 			continue
 		}
-		dst := p
-		if len(dst) < ulen {
-			r.out = growTo(r.out, ulen)[:0] // empty until the block is good
-			dst = r.out[:ulen]
-		}
-		dst = dst[:ulen]
+		dst := r.dest(p, ulen)
 		if h[2] == 0 {
 			if n, err := io.ReadFull(r.in, dst); err != nil {
 				r.pos += int64(n)
@@ -108,12 +103,7 @@ func (r *lzfReader) next(p []byte) (int, error) {
 			}
 		}
 		r.pos += int64(clen)
-		if len(p) >= ulen {
-			r.out, r.off = r.out[:0], 0
-			return ulen, nil
-		}
-		r.out, r.off = dst, 0
-		return 0, nil
+		return r.decoded(p, dst)
 	}
 }
 

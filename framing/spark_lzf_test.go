@@ -54,33 +54,24 @@ func TestLZFCompressDecompress(t *testing.T) {
 
 func TestLZFReaderErrors(t *testing.T) {
 	good := writeStream(t, LZF, bytes.Repeat([]byte("spark shuffle "), 100), 1400)
-	edit := func(at int, b ...byte) []byte {
-		s := bytes.Clone(good)
-		copy(s[at:], b)
-		return s
-	}
 	for _, tc := range []struct {
 		name   string
 		stream []byte
 		cause  error
 		msg    string
 	}{
-		{"magic", edit(0, 'Y'), rowbridge.ErrLayout, `chunk starts 59 56, not "ZV"`},
-		{"type", edit(2, 2), rowbridge.ErrLayout, "chunk type 2"},
+		{"magic", patched(good, 0, 'Y'), rowbridge.ErrLayout, `chunk starts 59 56, not "ZV"`},
+		{"type", patched(good, 2, 2), rowbridge.ErrLayout, "chunk type 2"},
 		{"header cut", good[:6], rowbridge.ErrTruncated, "compressed chunk header cut short"},
 		{"payload cut", good[:20], rowbridge.ErrTruncated, "compressed chunk of"},
 		{"stored cut", []byte{'Z', 'V', 0, 0, 10, 1, 2}, rowbridge.ErrTruncated, "stored chunk of 10 bytes has only 2"},
-		{"ulen", edit(5, 0x05, 0x77), rowbridge.ErrLayout, "corrupt lzf chunk"},
-		{"zero ulen", edit(5, 0, 0), rowbridge.ErrLayout, "claims 0 uncompressed"},
+		{"ulen", patched(good, 5, 0x05, 0x77), rowbridge.ErrLayout, "corrupt lzf chunk"},
+		{"zero ulen", patched(good, 5, 0, 0), rowbridge.ErrLayout, "claims 0 uncompressed"},
 		{"back-reference", []byte{'Z', 'V', 1, 0, 2, 0, 5, 0x20, 0x00}, rowbridge.ErrLayout, "back-reference before the start"},
 		{"literal run", []byte{'Z', 'V', 1, 0, 2, 0, 5, 0x04, 'a'}, rowbridge.ErrLayout, "literal run of 5 bytes"},
 		{"partial header", []byte{'Z', 'V'}, rowbridge.ErrTruncated, "chunk header cut short"},
 	} {
-		_, err := readStream(t, bytes.NewReader(tc.stream), LZF)
-		var ce *CodecError
-		require.ErrorAs(t, err, &ce, tc.name)
-		require.ErrorIs(t, err, tc.cause, tc.name)
-		require.ErrorContains(t, err, tc.msg, tc.name)
+		requireStreamError(t, LZF, tc.stream, tc.cause, tc.msg, tc.name)
 	}
 }
 

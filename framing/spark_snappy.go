@@ -88,24 +88,15 @@ func (r *snappyReader) next(p []byte) (int, error) {
 		if size == 0 {
 			continue // snappy-java never writes one; it holds nothing
 		}
-		dst := p
-		if len(dst) < size {
-			r.out = growTo(r.out, size)[:0] // empty until the block is good
-			dst = r.out[:size]
-		}
-		got, err := snappy.Decode(dst[:size], src)
+		dst := r.dest(p, size)
+		got, err := snappy.Decode(dst, src)
 		if err != nil {
 			return 0, r.fail(at, rowbridge.ErrLayout, "corrupt snappy block: %v", err)
 		}
 		if len(got) != size {
 			return 0, r.fail(at, rowbridge.ErrLayout, "snappy block expands to %d bytes, its length says %d", len(got), size)
 		}
-		if len(p) >= size {
-			r.out, r.off = r.out[:0], 0
-			return size, nil
-		}
-		r.out, r.off = dst[:size], 0
-		return 0, nil
+		return r.decoded(p, dst)
 	}
 }
 

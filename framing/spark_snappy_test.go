@@ -29,35 +29,26 @@ func TestSnappyWriterChunks(t *testing.T) {
 
 func TestSnappyReaderErrors(t *testing.T) {
 	good := writeStream(t, Snappy, bytes.Repeat([]byte("spark shuffle "), 100), 1400)
-	edit := func(at int, b ...byte) []byte {
-		s := bytes.Clone(good)
-		copy(s[at:], b)
-		return s
-	}
 	for _, tc := range []struct {
 		name   string
 		stream []byte
 		cause  error
 		msg    string
 	}{
-		{"magic", edit(1, 'X'), rowbridge.ErrLayout, "the stream starts 82 58 4e 41 50 50 59 00, not snappy-java's magic"},
-		{"version", edit(12, 0, 0, 0, 2), rowbridge.ErrLayout, "compatible with 2"},
+		{"magic", patched(good, 1, 'X'), rowbridge.ErrLayout, "the stream starts 82 58 4e 41 50 50 59 00, not snappy-java's magic"},
+		{"version", patched(good, 12, 0, 0, 0, 2), rowbridge.ErrLayout, "compatible with 2"},
 		{"short header", good[:10], rowbridge.ErrTruncated, "stream header cut short (10 of 16 bytes)"},
 		{"length cut", good[:18], rowbridge.ErrTruncated, "chunk length cut short"},
 		{"chunk cut", good[:30], rowbridge.ErrTruncated, "chunk of"},
-		{"zero chunk", edit(16, 0, 0, 0, 0), rowbridge.ErrLayout, "chunk length 0"},
-		{"negative chunk", edit(16, 0xF0, 0, 0, 0), rowbridge.ErrLayout, "chunk length -268435456"},
-		{"huge chunk", edit(16, 0x7F, 0, 0, 0), rowbridge.ErrOutOfBounds, "exceeds the"},
-		{"varint", edit(20, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F), rowbridge.ErrOutOfBounds, "claims"},
-		{"body", edit(22, 0xFE, 0xFF, 0xFF), rowbridge.ErrLayout, "corrupt snappy block"},
+		{"zero chunk", patched(good, 16, 0, 0, 0, 0), rowbridge.ErrLayout, "chunk length 0"},
+		{"negative chunk", patched(good, 16, 0xF0, 0, 0, 0), rowbridge.ErrLayout, "chunk length -268435456"},
+		{"huge chunk", patched(good, 16, 0x7F, 0, 0, 0), rowbridge.ErrOutOfBounds, "exceeds the"},
+		{"varint", patched(good, 20, 0xFF, 0xFF, 0xFF, 0xFF, 0x0F), rowbridge.ErrOutOfBounds, "claims"},
+		{"body", patched(good, 22, 0xFE, 0xFF, 0xFF), rowbridge.ErrLayout, "corrupt snappy block"},
 		{"not snappy", []byte("hello world, a text file!"), rowbridge.ErrLayout, "not snappy-java's magic"},
 		{"bad second header", append(bytes.Clone(good), 0x82, 'S', 'N', 'A', 'X', 'X', 'X', 0, 0, 0, 0, 1, 0, 0, 0, 1), rowbridge.ErrLayout, "a stream header starts"},
 	} {
-		_, err := readStream(t, bytes.NewReader(tc.stream), Snappy)
-		var ce *CodecError
-		require.ErrorAs(t, err, &ce, tc.name)
-		require.ErrorIs(t, err, tc.cause, tc.name)
-		require.ErrorContains(t, err, tc.msg, tc.name)
+		requireStreamError(t, Snappy, tc.stream, tc.cause, tc.msg, tc.name)
 	}
 	two := append(bytes.Clone(good), good...)
 	two[len(good)+20] = 0xFF // the second stream's first block

@@ -19,18 +19,26 @@ const sniffSmallRow = 16 << 20
 
 var (
 	zstdMagic       = []byte{0x28, 0xB5, 0x2F, 0xFD}
-	lz4FrameMagic   = []byte{0x04, 0x22, 0x4D, 0x18}
-	snappyFraming   = []byte{0xFF, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'}
-	arrowFileMagic  = []byte("ARROW1")
-	parquetMagic    = []byte("PAR1")
-	celebornZstd    = []byte("ZSTDBlock")
-	gzipMagic       = []byte{0x1f, 0x8b}
-	arrowContinue   = []byte{0xFF, 0xFF, 0xFF, 0xFF}
-	orcMagic        = []byte("ORC")
-	avroMagic       = []byte{'O', 'b', 'j', 1}
 	lzfChunkStarts  = [][]byte{{'Z', 'V', 0}, {'Z', 'V', 1}}
 	zstdSkippableLo = byte(0x50)
 )
+
+// foreignMagics are the first bytes of the non-Spark formats a stream may
+// be mistaken for, each with what recognise calls it.
+var foreignMagics = []struct {
+	magic []byte
+	what  string
+}{
+	{[]byte("ARROW1"), "an Arrow IPC file (read it as Arrow, not as rows)"},
+	{[]byte{0xFF, 0xFF, 0xFF, 0xFF}, "an Arrow IPC stream (read it as Arrow, not as rows)"},
+	{[]byte("PAR1"), "a Parquet file"},
+	{[]byte{0x1f, 0x8b}, "a gzip file (Spark has no gzip codec: gunzip it first)"},
+	{[]byte{0x04, 0x22, 0x4D, 0x18}, "an LZ4 frame (the lz4 tool's format, not lz4-java's LZ4Block stream that Spark writes)"},
+	{[]byte{0xFF, 0x06, 0x00, 0x00, 's', 'N', 'a', 'P', 'p', 'Y'}, "the snappy framing format (not snappy-java's stream that Spark writes)"},
+	{[]byte("ZSTDBlock"), "a Celeborn compressed batch (Celeborn's own format)"},
+	{[]byte("ORC"), "an ORC file"},
+	{[]byte{'O', 'b', 'j', 1}, "an Avro file"},
+}
 
 // SniffCodec says which Spark stream codec a stream starting with head is
 // in (head: its first 16 bytes, or all of it when shorter): LZ4 for
@@ -93,25 +101,12 @@ func magicPrefix(head, magic []byte) bool {
 
 // recognise names the non-Spark formats a stream may be mistaken for.
 func recognise(head []byte) string {
+	for _, f := range foreignMagics {
+		if bytes.HasPrefix(head, f.magic) {
+			return f.what
+		}
+	}
 	switch {
-	case bytes.HasPrefix(head, arrowFileMagic):
-		return "an Arrow IPC file (read it as Arrow, not as rows)"
-	case bytes.HasPrefix(head, arrowContinue):
-		return "an Arrow IPC stream (read it as Arrow, not as rows)"
-	case bytes.HasPrefix(head, parquetMagic):
-		return "a Parquet file"
-	case bytes.HasPrefix(head, gzipMagic):
-		return "a gzip file (Spark has no gzip codec: gunzip it first)"
-	case bytes.HasPrefix(head, lz4FrameMagic):
-		return "an LZ4 frame (the lz4 tool's format, not lz4-java's LZ4Block stream that Spark writes)"
-	case bytes.HasPrefix(head, snappyFraming):
-		return "the snappy framing format (not snappy-java's stream that Spark writes)"
-	case bytes.HasPrefix(head, celebornZstd):
-		return "a Celeborn compressed batch (Celeborn's own format)"
-	case bytes.HasPrefix(head, orcMagic):
-		return "an ORC file"
-	case bytes.HasPrefix(head, avroMagic):
-		return "an Avro file"
 	case len(head) >= 2 && head[0]&0x0F == 8 && head[0]>>4 <= 7 && binary.BigEndian.Uint16(head)%31 == 0:
 		return "a zlib stream (Spark has no zlib codec)"
 	case veloxGroup(head):

@@ -305,6 +305,28 @@ func (b *blockOutput) read(p []byte, d blockDecoder) (int, error) {
 	return n, nil
 }
 
+// dest is where a block of size bytes is decoded: p when it fits, else
+// out grown to size (left empty until the block is good).
+func (b *blockOutput) dest(p []byte, size int) []byte {
+	if len(p) >= size {
+		return p[:size]
+	}
+	b.out = growTo(b.out, size)[:0]
+	return b.out[:size]
+}
+
+// decoded ends the next call for a good block in dst (from dest, or read
+// into p or out): its length when it went into p, else 0 with dst left in
+// out to be copied out.
+func (b *blockOutput) decoded(p, dst []byte) (int, error) {
+	if len(p) >= len(dst) {
+		b.out, b.off = b.out[:0], 0
+		return len(dst), nil
+	}
+	b.out, b.off = dst, 0
+	return 0, nil
+}
+
 // blockInput cuts the bytes written to a codec's writer into blocks of
 // blockSize; a whole block of a long Write is encoded in place.
 type blockInput struct {

@@ -63,6 +63,24 @@ func readStream(t testing.TB, r io.Reader, c Codec, opts ...StreamOption) ([]byt
 	return io.ReadAll(sr)
 }
 
+// patched is a copy of s with b written at at.
+func patched(s []byte, at int, b ...byte) []byte {
+	s = bytes.Clone(s)
+	copy(s[at:], b)
+	return s
+}
+
+// requireStreamError requires reading stream as c to fail with a
+// *CodecError of cause whose text holds msg.
+func requireStreamError(t *testing.T, c Codec, stream []byte, cause error, msg, name string) {
+	t.Helper()
+	_, err := readStream(t, bytes.NewReader(stream), c)
+	var ce *CodecError
+	require.ErrorAs(t, err, &ce, name)
+	require.ErrorIs(t, err, cause, name)
+	require.ErrorContains(t, err, msg, name)
+}
+
 // sampleData is n bytes that compress somewhat: runs, repeats and noise.
 func sampleData(seed uint64, n int) []byte {
 	rng := rand.New(rand.NewPCG(seed, 7))

@@ -25,17 +25,12 @@ func TestZstdWriterFrame(t *testing.T) {
 
 func TestZstdReaderErrors(t *testing.T) {
 	good := writeStream(t, Zstd, bytes.Repeat([]byte("spark shuffle "), 1000), 1400)
-	edit := func(at int, b ...byte) []byte {
-		s := bytes.Clone(good)
-		copy(s[at:], b)
-		return s
-	}
 	for _, tc := range []struct {
 		name   string
 		stream []byte
 		cause  error
 	}{
-		{"magic", edit(0, 0x29), rowbridge.ErrLayout},
+		{"magic", patched(good, 0, 0x29), rowbridge.ErrLayout},
 		{"cut", good[:len(good)-3], rowbridge.ErrTruncated},
 		{"junk after", append(bytes.Clone(good), "junk!"...), rowbridge.ErrLayout},
 	} {

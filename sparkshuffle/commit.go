@@ -65,37 +65,29 @@ func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err err
 	out = &MapOutput{Shuffle: w.shuffle, Map: w.mapID, IndexPath: final(IndexName(w.shuffle, w.mapID)),
 		Algorithm: w.cfg.algorithm, Offsets: offsetsOf(lengths)}
 
-	var dataTemp string
+	// temp writes a file under a temporary name for name, kept in temps
+	// for removal on an error once it exists.
+	temp := func(name string, fill func(f *os.File) error) (string, error) {
+		path, err := writeTemp(w.dir, name, fill)
+		if path != "" {
+			temps = append(temps, path)
+		}
+		return path, err
+	}
+	var dataTemp, checksumTemp string
 	if out.Size() > 0 {
 		out.DataPath = final(DataName(w.shuffle, w.mapID))
-		f, path, err := createUnique(w.dir, DataName(w.shuffle, w.mapID)+".", 0o644)
-		if err != nil {
-			return nil, fmt.Errorf("sparkshuffle: %w", err)
-		}
-		temps, dataTemp = append(temps, path), path
-		if err := w.concatenate(f, lengths); err != nil {
-			f.Close()
-			return nil, &FileError{Path: path, Err: err}
-		}
-		if err := syncClose(f); err != nil {
-			return nil, &FileError{Path: path, Err: err}
-		}
-	}
-	var checksumTemp string
-	if w.cfg.algorithm != NoChecksum {
-		out.ChecksumPath, out.Checksums = final(ChecksumName(w.shuffle, w.mapID, w.cfg.algorithm)), sums
-		checksumTemp, err = writeTemp(w.dir, ChecksumName(w.shuffle, w.mapID, w.cfg.algorithm), AppendChecksums(nil, sums))
-		if checksumTemp != "" {
-			temps = append(temps, checksumTemp)
-		}
-		if err != nil {
+		if dataTemp, err = temp(DataName(w.shuffle, w.mapID), func(f *os.File) error { return w.concatenate(f, lengths) }); err != nil {
 			return nil, err
 		}
 	}
-	indexTemp, err := writeTemp(w.dir, IndexName(w.shuffle, w.mapID), AppendIndex(nil, lengths))
-	if indexTemp != "" {
-		temps = append(temps, indexTemp)
+	if w.cfg.algorithm != NoChecksum {
+		out.ChecksumPath, out.Checksums = final(ChecksumName(w.shuffle, w.mapID, w.cfg.algorithm)), sums
+		if checksumTemp, err = temp(ChecksumName(w.shuffle, w.mapID, w.cfg.algorithm), writeBytes(AppendChecksums(nil, sums))); err != nil {
+			return nil, err
+		}
 	}
+	indexTemp, err := temp(IndexName(w.shuffle, w.mapID), writeBytes(AppendIndex(nil, lengths)))
 	if err != nil {
 		return nil, err
 	}
@@ -163,14 +155,15 @@ func (w *MapOutputWriter) concatenate(f *os.File, lengths []int64) error {
 	return nil
 }
 
-// writeTemp writes b to a new temporary file for name in dir and syncs it.
-// It returns the temporary's path once it exists, also on an error.
-func writeTemp(dir, name string, b []byte) (string, error) {
+// writeTemp writes a new temporary file for name in dir with fill and
+// syncs it. It returns the temporary's path once it exists, also on an
+// error.
+func writeTemp(dir, name string, fill func(f *os.File) error) (string, error) {
 	f, path, err := createUnique(dir, name+".", 0o644)
 	if err != nil {
 		return "", fmt.Errorf("sparkshuffle: %w", err)
 	}
-	if _, err := f.Write(b); err != nil {
+	if err := fill(f); err != nil {
 		f.Close()
 		return path, &FileError{Path: path, Err: err}
 	}
@@ -178,6 +171,14 @@ func writeTemp(dir, name string, b []byte) (string, error) {
 		return path, &FileError{Path: path, Err: err}
 	}
 	return path, nil
+}
+
+// writeBytes is a writeTemp fill that writes b.
+func writeBytes(b []byte) func(f *os.File) error {
+	return func(f *os.File) error {
+		_, err := f.Write(b)
+		return err
+	}
 }
 
 func syncClose(f *os.File) error {

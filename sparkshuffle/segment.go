@@ -261,7 +261,7 @@ func sniff(f *os.File, seg Segment) (framing.Codec, error) {
 	head := make([]byte, min(seg.Size(), 16))
 	if n, err := f.ReadAt(head, seg.Offset()); n < len(head) {
 		if err == io.EOF {
-			err = fmt.Errorf("%w: the data file ends %d bytes into the segment", rowbridge.ErrTruncated, n)
+			return 0, seg.truncated(int64(n))
 		}
 		return 0, seg.fail(err, seg.Offset()+int64(n), -1, -1)
 	}

@@ -276,10 +276,16 @@ func (w *MapOutputWriter) wait(part *partitionFile) error {
 	part.inflight = nil
 	err := part.flushErr
 	part.flushErr = nil
-	if err != nil {
-		return fmt.Errorf("sparkshuffle: writing a partition's temporary file: %w", err)
+	return tempWriteError(err)
+}
+
+// tempWriteError places a failure to write a partition's temporary file
+// (nil for nil).
+func tempWriteError(err error) error {
+	if err == nil {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("sparkshuffle: writing a partition's temporary file: %w", err)
 }
 
 // flush writes part's pending records to its stream, after any in flight.
@@ -292,10 +298,7 @@ func (w *MapOutputWriter) flush(part *partitionFile) error {
 	}
 	_, err := part.stream.Write(part.buf)
 	part.buf = part.buf[:0]
-	if err != nil {
-		return fmt.Errorf("sparkshuffle: writing a partition's temporary file: %w", err)
-	}
-	return nil
+	return tempWriteError(err)
 }
 
 // endStream flushes and ends part's stream, if one is open.
@@ -308,10 +311,7 @@ func (w *MapOutputWriter) endStream(part *partitionFile) error {
 	}
 	err := part.stream.Close()
 	part.stream = nil
-	if err != nil {
-		return fmt.Errorf("sparkshuffle: writing a partition's temporary file: %w", err)
-	}
-	return nil
+	return tempWriteError(err)
 }
 
 // Close ends every partition's stream and commits the map output: the
