@@ -78,6 +78,9 @@ func TestErrorsWrapArrowSentinels(t *testing.T) {
 		{"map id", newWriter(t.TempDir(), 0, -1, 2)},
 		{"partitions", newWriter(t.TempDir(), 0, 0, 0)},
 		{"writer in a file", newWriter(file, 0, 0, 2)},
+		{"WithWriteCodec(Auto)", newWriter(t.TempDir(), 0, 0, 2, sparkshuffle.WithWriteCodec(framing.Auto))},
+		{"WithWriteChecksum(9)", newWriter(t.TempDir(), 0, 0, 2, sparkshuffle.WithWriteChecksum(9))},
+		{"WithSpillRows(-1)", newWriter(t.TempDir(), 0, 0, 2, sparkshuffle.WithSpillRows(-1))},
 		{"write after close", closed()},
 	} {
 		require.Error(t, tc.err, tc.name)

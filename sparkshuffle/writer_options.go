@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge/framing"
 )
 
@@ -48,7 +49,7 @@ func WithWriteCodec(c framing.Codec) WriterOption {
 			o.codec = c
 			return nil
 		}
-		return fmt.Errorf("sparkshuffle: cannot write codec %v (want lz4, snappy, zstd, lzf or none)", c)
+		return fmt.Errorf("sparkshuffle: cannot write codec %v (want lz4, snappy, zstd, lzf or none): %w", c, arrow.ErrInvalid)
 	}
 }
 
@@ -68,7 +69,7 @@ func WithStreamOptions(opts ...framing.StreamOption) WriterOption {
 func WithWriteChecksum(a Algorithm) WriterOption {
 	return func(o *writerConfig) error {
 		if a > CRC32C {
-			return fmt.Errorf("sparkshuffle: unknown checksum algorithm %v", a)
+			return fmt.Errorf("sparkshuffle: unknown checksum algorithm %v: %w", a, arrow.ErrInvalid)
 		}
 		o.algorithm = a
 		return nil
@@ -83,7 +84,7 @@ func WithWriteChecksum(a Algorithm) WriterOption {
 func WithSpillRows(n int64) WriterOption {
 	return func(o *writerConfig) error {
 		if n < 0 {
-			return fmt.Errorf("sparkshuffle: spill rows %d, want 0 (no spills) or more", n)
+			return fmt.Errorf("sparkshuffle: spill rows %d, want 0 (no spills) or more: %w", n, arrow.ErrInvalid)
 		}
 		o.spillRows = n
 		return nil
