@@ -32,9 +32,9 @@ const (
 	addFields = 0x0001000100010001
 )
 
-// adler32Update returns the Adler-32 of the bytes whose checksum is adler
-// followed by p.
-func adler32Update(adler uint32, p []byte) uint32 {
+// adler32Generic returns the Adler-32 of the bytes whose checksum is
+// adler followed by p, 16 bytes a step in plain Go.
+func adler32Generic(adler uint32, p []byte) uint32 {
 	s1, s2 := uint64(adler&0xffff), uint64(adler>>16)
 	for len(p) >= 16 {
 		run := p[:min(len(p), adlerRun)&^15]
