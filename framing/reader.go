@@ -58,13 +58,15 @@ type Reader struct {
 	maxRow   int
 	maxGroup int
 
-	data  []byte   // the current batch's rows (in the Spark framing with their size prefixes)
+	data  []byte   // the current batch's rows (in the Spark framing with their size prefixes, then data[tail:] read ahead)
+	tail  int      // Spark framing: the end of the current batch's records in data
 	spans []int    // row i is data[spans[2i]:spans[2i+1]]
 	rows  [][]byte // what Next returns, rebuilt from spans
 
 	rowsRead int64 // complete rows read, the current batch included
-	pos      int64 // bytes consumed from the input
+	pos      int64 // bytes of the stream taken by the rows read (and markers skipped)
 	err      error // sticky; returned after the rows read before it
+	readErr  error // Spark framing: the input's error, met while reading ahead
 	scratch  [HeaderSize]byte
 
 	// Velox row-group state.
@@ -143,26 +145,23 @@ func check(f Framing, c Codec, reading bool) error {
 // the complete rows before the problem have been returned.
 func (r *Reader) Next(n int) ([][]byte, error) {
 	n = max(n, 1)
-	r.data = r.data[:0]
 	r.spans = r.spans[:0]
 	r.rows = r.rows[:0]
-	for r.err == nil && len(r.spans)/2 < n {
-		if r.framing == Spark && r.sparkRun(n-len(r.spans)/2) {
-			continue
-		}
-		start := len(r.data)
-		var ok bool
-		if r.framing == Spark {
-			ok, r.err = r.sparkRow()
-		} else {
+	if r.framing == Spark {
+		r.sparkNext(n)
+	} else {
+		r.data = r.data[:0]
+		for r.err == nil && len(r.spans)/2 < n {
+			start := len(r.data)
+			var ok bool
 			ok, r.err = r.veloxRow()
-		}
-		if r.err == nil && !ok {
-			r.err = io.EOF
-		}
-		if ok {
-			r.spans = append(r.spans, start, len(r.data))
-			r.rowsRead++
+			if r.err == nil && !ok {
+				r.err = io.EOF
+			}
+			if ok {
+				r.spans = append(r.spans, start, len(r.data))
+				r.rowsRead++
+			}
 		}
 	}
 	for i := 0; i < len(r.spans); i += 2 {
@@ -184,77 +183,28 @@ func (r *Reader) Next(n int) ([][]byte, error) {
 // the taken one's capacity, so the next batch does not grow it by copying.
 func (r *Reader) Detach(data []byte, rows [][]byte) (taken []byte, takenRows [][]byte) {
 	taken, takenRows = r.data, r.rows
-	if cap(data) < cap(taken) {
-		data = make([]byte, 0, cap(taken))
+	if r.framing == Spark {
+		taken = r.data[:r.tail]
+	}
+	if cap(data) < cap(r.data) {
+		data = make([]byte, 0, cap(r.data))
 	}
 	if cap(rows) < cap(takenRows) {
 		rows = make([][]byte, 0, cap(takenRows))
 	}
-	r.data, r.rows = data[:0], rows[:0]
+	// The bytes read ahead of the batch go with the Reader.
+	r.data, r.rows = append(data[:0], r.data[len(taken):]...), rows[:0]
+	r.tail = 0
 	return taken, takenRows
 }
 
 // RowsRead is the number of complete rows read so far.
 func (r *Reader) RowsRead() int64 { return r.rowsRead }
 
-// sparkRun takes up to n complete records at the head of the buffered
-// input in one copy (their size prefixes too, which the rows' spans skip);
-// false when the input does not begin with one. A record cut by the end of
-// the buffer, an end marker or a size beyond the limit is left to sparkRow.
-func (r *Reader) sparkRun(n int) bool {
-	buf := r.buffered()
-	base, end, k := len(r.data), 0, 0
-	for k < n && len(buf)-end >= 4 {
-		u := binary.BigEndian.Uint32(buf[end:])
-		if u == endMarker || int64(u) > int64(r.maxRow) || int64(u) > int64(len(buf)-end-4) {
-			break
-		}
-		r.spans = append(r.spans, base+end+4, base+end+4+int(u))
-		end += 4 + int(u)
-		k++
-	}
-	if k == 0 {
-		return false
-	}
-	r.data = append(r.data, buf[:end]...)
-	r.in.Discard(end)
-	r.pos += int64(end)
-	r.rowsRead += int64(k)
-	return true
-}
-
-// sparkRow reads one record from the input, however it lies in the
-// input's buffer (sparkRun takes those wholly inside); false at a clean end.
-func (r *Reader) sparkRow() (bool, error) {
-	prefix := r.scratch[:4]
-	start := r.pos
-	n, err := io.ReadFull(r.in, prefix)
-	r.pos += int64(n)
-	for err == nil && binary.BigEndian.Uint32(prefix) == endMarker {
-		start = r.pos
-		n, err = io.ReadFull(r.in, prefix)
-		r.pos += int64(n)
-	}
-	switch {
-	case err == io.EOF:
-		return false, nil
-	case err != nil:
-		return false, r.sparkFail(start, err, "row size prefix has %d of 4 bytes", n)
-	}
-	size := binary.BigEndian.Uint32(prefix)
-	if int64(size) > int64(r.maxRow) {
-		return false, r.fail(start, -1, rowbridge.ErrOutOfBounds, "row size %d exceeds the %s row limit", size, sizeName(r.maxRow))
-	}
-	before := len(r.data)
-	r.data, err = appendRead(r.data, r.in, int(size))
-	r.pos += int64(len(r.data) - before)
-	if err != nil {
-		got := len(r.data) - before
-		r.data = r.data[:before]
-		return false, r.sparkFail(start, err, "row of %d bytes has only %d", size, got)
-	}
-	return true, nil
-}
+// Offset is the stream offset just past the last row read: the bytes the
+// rows read so far (and the markers between them) take. A Reader reads
+// ahead of it.
+func (r *Reader) Offset() int64 { return r.pos }
 
 // sparkFail builds the error for a failed read of a Spark record: a codec
 // stream's failure is said to be one (a *CodecError inside the *Error),

@@ -135,8 +135,8 @@ type segmentReader struct {
 	f      *os.File
 	cache  bufferCache // where bufs go back
 	bufs   *segmentBuffers
-	stream countingReader // the bytes framing reads: decompressed, or the file's
-	br     *bufio.Reader  // what framing reads from
+	stream io.Reader     // the bytes framing reads: decompressed, or the file's
+	br     *bufio.Reader // what framing reads from
 	fr     *framing.Reader
 }
 
@@ -226,10 +226,10 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 	switch {
 	case codec == framing.None && !verify:
 		// The records are the file's bytes: framing reads them through one buffer.
-		sr.stream.r = raw
+		sr.stream = raw
 		sr.br = sr.bufs.raw
 	case codec == framing.None:
-		sr.stream.r = in
+		sr.stream = in
 		sr.br = sr.bufs.rec
 	default:
 		if !verify {
@@ -240,10 +240,10 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 			sr.close()
 			return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
 		}
-		sr.stream.r = dec
+		sr.stream = dec
 		sr.br = sr.bufs.rec
 	}
-	sr.br.Reset(&sr.stream)
+	sr.br.Reset(sr.stream)
 	if sr.bufs.fr == nil {
 		if sr.bufs.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None); err != nil {
 			sr.close()
@@ -286,8 +286,8 @@ func (s Segment) SniffCodec() (framing.Codec, error) {
 	return sniff(f, s)
 }
 
-// consumed is how many decompressed bytes the framing reader has taken.
-func (sr *segmentReader) consumed() int64 { return sr.stream.n - int64(sr.br.Buffered()) }
+// consumed is how many decompressed bytes the framing reader's rows have taken.
+func (sr *segmentReader) consumed() int64 { return sr.fr.Offset() }
 
 // next reads the next batch of up to n rows; io.EOF at the segment's end.
 // The rows alias the reader's buffers until the next call.
@@ -376,17 +376,6 @@ type framingCause struct{ e *framing.Error }
 func (c framingCause) Error() string { return c.e.Msg + ": " + c.e.Err.Error() }
 
 func (c framingCause) Unwrap() error { return c.e }
-
-type countingReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
-}
 
 type progressReader struct {
 	r  io.Reader
