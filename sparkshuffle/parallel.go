@@ -3,6 +3,7 @@ package sparkshuffle
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge/framing"
@@ -16,8 +17,10 @@ import (
 //   - a splitter opens its segment, verifies its checksum, decompresses it
 //     and splits it into batches of rows (in buffers the framing reader
 //     hands over, pooled, not copied), each a job queued on the segment's
-//     own ordered queue and handed to the decoders;
-//   - `workers` decoders decode jobs as they come, in any order.
+//     own ordered queue, which it decodes itself while `workers` segments
+//     are being split (every core busy, the rows hot in its caches) and
+//     otherwise hands to a decoder that waits for work;
+//   - `workers` decoders decode the jobs handed to them, in any order.
 //
 // The consumer (Next) takes segments in order and, within a segment, jobs
 // in order, waiting for each to be decoded. Order is thus preserved
@@ -45,6 +48,8 @@ type pipeline struct {
 	cur    *segTask      // the head, being consumed
 	once   sync.Once
 	rowBuf sync.Pool // *rowBuffers
+
+	splitting atomic.Int32 // segments being split
 }
 
 // rowBuffers are the buffers of one batch of rows, as framing.Reader.Detach
@@ -82,7 +87,7 @@ func startPipeline(segs segmentIter, cfg *config, dec *unsaferow.Decoder) *pipel
 		order:  make(chan *segTask, w),
 		open:   make(chan struct{}, w),
 		window: make(chan struct{}, 2*w),
-		work:   make(chan *job, w),
+		work:   make(chan *job), // unbuffered: a send succeeds only to an idle decoder
 	}
 	p.rowBuf.New = func() any { return new(rowBuffers) }
 	p.wg.Add(1 + w)
@@ -117,6 +122,8 @@ func (p *pipeline) dispatch(segs segmentIter) {
 func (p *pipeline) split(t *segTask) {
 	defer p.wg.Done()
 	defer close(t.jobs)
+	p.splitting.Add(1)
+	defer p.splitting.Add(-1)
 	sr, err := openSegment(t.seg, p.cfg)
 	if err != nil {
 		p.fail(t, err)
@@ -153,11 +160,19 @@ func (p *pipeline) split(t *segTask) {
 		case <-p.quit:
 			return
 		}
-		select {
-		case p.work <- j: // the job is queued already; close finds it there
-		case <-p.quit:
-			return
+		// The job is queued already (close finds it there). While as many
+		// segments are being split as there are workers, every worker is
+		// busy splitting, and the job is decoded here, on the core whose
+		// caches hold its rows, with no hand-off; with fewer (the last
+		// segments, or one long one), a waiting decoder takes it.
+		if p.splitting.Load() < int32(p.cfg.workers) {
+			select {
+			case p.work <- j:
+				continue
+			default:
+			}
 		}
+		p.decodeJob(j)
 	}
 }
 
@@ -176,18 +191,23 @@ func (p *pipeline) decode() {
 	for {
 		select {
 		case j := <-p.work:
-			rec, err := p.dec.Decode(j.batch.rows)
-			if err != nil {
-				j.err = decodeError(j.task.seg, j.codec, j.batch, err)
-			}
-			j.rec = rec
-			p.rowBuf.Put(j.buf)
-			j.buf, j.batch.rows = nil, nil
-			close(j.done)
+			p.decodeJob(j)
 		case <-p.quit:
 			return
 		}
 	}
+}
+
+// decodeJob decodes a job's rows and gives their buffers back.
+func (p *pipeline) decodeJob(j *job) {
+	rec, err := p.dec.Decode(j.batch.rows)
+	if err != nil {
+		j.err = decodeError(j.task.seg, j.codec, j.batch, err)
+	}
+	j.rec = rec
+	p.rowBuf.Put(j.buf)
+	j.buf, j.batch.rows = nil, nil
+	close(j.done)
 }
 
 // Next returns the next batch in read order, io.EOF at the end.
