@@ -65,47 +65,97 @@ func (r *lz4Reader) Read(p []byte) (int, error) { return r.read(p, r) }
 
 // next reads the next block: into p when it fits (returning its length),
 // else into r.out. End marks are skipped; the end of input is io.EOF when
-// it falls after an end mark (or before any byte).
+// it falls after an end mark (or before any byte). When the block went
+// into p and the block after it (not an end mark) fits in the rest of p
+// too, both are read and their checksums computed in one pass: the second
+// one's failure then comes with the first one's bytes, to be returned by
+// the next call.
 func (r *lz4Reader) next(p []byte) (int, error) {
+	dst, check, at, err := r.block(p)
+	if err != nil {
+		return 0, err
+	}
+	if len(p) < len(dst) || !r.fitsNext(len(p)-len(dst)) {
+		if got := lz4Checksum(dst); got != check {
+			return 0, r.badChecksum(at, got, check)
+		}
+		return r.decoded(p, dst)
+	}
+	dst2, check2, at2, err2 := r.block(p[len(dst):])
+	if err2 != nil {
+		if got := lz4Checksum(dst); got != check {
+			return 0, r.badChecksum(at, got, check)
+		}
+		return len(dst), err2
+	}
+	got, got2 := xxh32Pair(dst, dst2, lz4Seed)
+	if got &= lz4ChecksumMsk; got != check {
+		return 0, r.badChecksum(at, got, check)
+	}
+	if got2 &= lz4ChecksumMsk; got2 != check2 {
+		return len(dst), r.badChecksum(at2, got2, check2)
+	}
+	return len(dst) + len(dst2), nil
+}
+
+// fitsNext reports whether the input's next bytes are a block header, not
+// an end mark, whose block fits in room bytes.
+func (r *lz4Reader) fitsNext(room int) bool {
+	h, err := r.in.Peek(lz4HeaderSize)
+	if err != nil {
+		return false
+	}
+	ulen := int64(int32(binary.LittleEndian.Uint32(h[13:])))
+	return ulen > 0 && ulen <= int64(room)
+}
+
+func (r *lz4Reader) badChecksum(at int64, got, check uint32) error {
+	return r.fail(at, rowbridge.ErrLayout, "block checksum 0x%08x, header says 0x%08x", got, check)
+}
+
+// block reads the next block, skipping end marks, into p when it fits,
+// else into r.out, and returns its bytes, the checksum its header gives
+// (not yet compared) and the stream offset of its header.
+func (r *lz4Reader) block(p []byte) (dst []byte, check uint32, at int64, err error) {
 	for {
-		at := r.pos
+		at = r.pos
 		h := r.header[:]
 		if err := readHeader(r.in, h); err != nil {
 			if err == io.EOF {
 				if r.open {
-					return 0, r.fail(at, rowbridge.ErrTruncated, "the stream ends without its end mark (a truncated file?)")
+					return nil, 0, at, r.fail(at, rowbridge.ErrTruncated, "the stream ends without its end mark (a truncated file?)")
 				}
-				return 0, io.EOF
+				return nil, 0, at, io.EOF
 			}
-			return 0, r.fail(at, truncatedOr(err), "block header cut short (want %d bytes)", lz4HeaderSize)
+			return nil, 0, at, r.fail(at, truncatedOr(err), "block header cut short (want %d bytes)", lz4HeaderSize)
 		}
 		r.pos += lz4HeaderSize
 		if [8]byte(h[:8]) != lz4Magic {
-			return 0, r.fail(at, rowbridge.ErrLayout, "block header starts % x, not the LZ4Block magic", h[:8])
+			return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "block header starts % x, not the LZ4Block magic", h[:8])
 		}
 		token := h[8]
 		method, level := token&0xF0, int(token&0x0F)
 		clen := int64(int32(binary.LittleEndian.Uint32(h[9:])))
 		ulen := int64(int32(binary.LittleEndian.Uint32(h[13:])))
-		check := binary.LittleEndian.Uint32(h[17:])
+		check = binary.LittleEndian.Uint32(h[17:])
 		limit := int64(1) << (lz4LevelBase + level)
 		switch {
 		case method != lz4MethodRaw && method != lz4MethodLZ4:
-			return 0, r.fail(at, rowbridge.ErrLayout, "block token 0x%02x names no compression method (want 0x1_ raw or 0x2_ lz4)", token)
+			return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "block token 0x%02x names no compression method (want 0x1_ raw or 0x2_ lz4)", token)
 		case clen < 0 || ulen < 0:
-			return 0, r.fail(at, rowbridge.ErrLayout, "block header has a negative length (compressed %d, uncompressed %d)", clen, ulen)
+			return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "block header has a negative length (compressed %d, uncompressed %d)", clen, ulen)
 		case ulen > limit:
-			return 0, r.fail(at, rowbridge.ErrOutOfBounds, "block of %d bytes exceeds the %d its token 0x%02x allows", ulen, limit, token)
+			return nil, 0, at, r.fail(at, rowbridge.ErrOutOfBounds, "block of %d bytes exceeds the %d its token 0x%02x allows", ulen, limit, token)
 		case (clen == 0) != (ulen == 0):
-			return 0, r.fail(at, rowbridge.ErrLayout, "block header has compressed length %d and uncompressed length %d (both or neither must be 0)", clen, ulen)
+			return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "block header has compressed length %d and uncompressed length %d (both or neither must be 0)", clen, ulen)
 		case method == lz4MethodRaw && clen != ulen:
-			return 0, r.fail(at, rowbridge.ErrLayout, "raw block has differing lengths %d and %d", clen, ulen)
+			return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "raw block has differing lengths %d and %d", clen, ulen)
 		case method == lz4MethodLZ4 && clen > int64(lz4.CompressBlockBound(int(ulen))):
-			return 0, r.fail(at, rowbridge.ErrOutOfBounds, "compressed length %d exceeds lz4's bound %d for %d bytes", clen, lz4.CompressBlockBound(int(ulen)), ulen)
+			return nil, 0, at, r.fail(at, rowbridge.ErrOutOfBounds, "compressed length %d exceeds lz4's bound %d for %d bytes", clen, lz4.CompressBlockBound(int(ulen)), ulen)
 		}
 		if ulen == 0 {
 			if check != 0 {
-				return 0, r.fail(at, rowbridge.ErrLayout, "end mark has checksum 0x%08x (want 0)", check)
+				return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "end mark has checksum 0x%08x (want 0)", check)
 			}
 			r.stream++
 			r.open = false
@@ -113,7 +163,6 @@ func (r *lz4Reader) next(p []byte) (int, error) {
 		}
 		r.open = true
 		size := int(ulen)
-		var dst []byte
 		if method == lz4MethodRaw {
 			// The bytes themselves: read into p, or into r.out grown as
 			// they arrive.
@@ -130,32 +179,29 @@ func (r *lz4Reader) next(p []byte) (int, error) {
 			}
 			if err != nil {
 				r.pos += int64(len(dst))
-				return 0, r.fail(at, truncatedOr(err), "raw block of %d bytes has only %d", size, len(dst))
+				return nil, 0, at, r.fail(at, truncatedOr(err), "raw block of %d bytes has only %d", size, len(dst))
 			}
 		} else {
 			// The payload first, so the output is sized only for a block
 			// whose compressed bytes are there.
 			src, err := payload(r.in, int(clen), &r.spare)
 			if err != nil {
-				return 0, r.fail(at, truncatedOr(err), "block of %d compressed bytes cut short", clen)
+				return nil, 0, at, r.fail(at, truncatedOr(err), "block of %d compressed bytes cut short", clen)
 			}
 			if int64(size) > lz4MaxRatio*clen+blockSlack {
-				return 0, r.fail(at, rowbridge.ErrLayout, "lz4 cannot expand %d bytes to the %d the header claims", clen, size)
+				return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "lz4 cannot expand %d bytes to the %d the header claims", clen, size)
 			}
 			dst = r.dest(p, size)
 			n, err := lz4.UncompressBlock(src, dst)
 			if err != nil {
-				return 0, r.fail(at, rowbridge.ErrLayout, "corrupt lz4 block: %v", err)
+				return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "corrupt lz4 block: %v", err)
 			}
 			if n != size {
-				return 0, r.fail(at, rowbridge.ErrLayout, "lz4 block expands to %d bytes, header says %d", n, size)
+				return nil, 0, at, r.fail(at, rowbridge.ErrLayout, "lz4 block expands to %d bytes, header says %d", n, size)
 			}
 		}
 		r.pos += clen
-		if got := lz4Checksum(dst); got != check {
-			return 0, r.fail(at, rowbridge.ErrLayout, "block checksum 0x%08x, header says 0x%08x", got, check)
-		}
-		return r.decoded(p, dst)
+		return dst, check, at, nil
 	}
 }
 

@@ -9,16 +9,39 @@ import (
 // streams. (pierrec/lz4 has one, internal and seed 0 only; no maintained
 // module offers a seeded XXH32.)
 func xxh32(b []byte, seed uint32) uint32 {
-	n := len(b)
-	var h uint32
-	if n >= 16 {
-		v := [4]uint32{seed + xxhP1 + xxhP2, seed + xxhP2, seed, seed - xxhP1}
-		xxh32Lanes(&v, b)
-		b = b[n&^15:]
-		h = bits.RotateLeft32(v[0], 1) + bits.RotateLeft32(v[1], 7) + bits.RotateLeft32(v[2], 12) + bits.RotateLeft32(v[3], 18)
-	} else {
-		h = seed + xxhP5
+	if len(b) < 16 {
+		return xxh32Finish(seed+xxhP5, b, len(b))
 	}
+	v := xxh32Start(seed)
+	xxh32Lanes(&v, b)
+	return xxh32Finish(xxh32Merge(v), b[len(b)&^15:], len(b))
+}
+
+// xxh32Pair is the XXH32s of a and of b, the lanes of both in one pass
+// where the CPU can (two independent chains hide each other's latency).
+func xxh32Pair(a, b []byte, seed uint32) (uint32, uint32) {
+	if len(a) < 16 || len(b) < 16 {
+		return xxh32(a, seed), xxh32(b, seed)
+	}
+	va, vb := xxh32Start(seed), xxh32Start(seed)
+	m := min(len(a), len(b)) &^ 15
+	xxh32Lanes2(&va, &vb, a[:m], b[:m])
+	xxh32Lanes(&va, a[m:])
+	xxh32Lanes(&vb, b[m:])
+	return xxh32Finish(xxh32Merge(va), a[len(a)&^15:], len(a)), xxh32Finish(xxh32Merge(vb), b[len(b)&^15:], len(b))
+}
+
+func xxh32Start(seed uint32) [4]uint32 {
+	return [4]uint32{seed + xxhP1 + xxhP2, seed + xxhP2, seed, seed - xxhP1}
+}
+
+func xxh32Merge(v [4]uint32) uint32 {
+	return bits.RotateLeft32(v[0], 1) + bits.RotateLeft32(v[1], 7) + bits.RotateLeft32(v[2], 12) + bits.RotateLeft32(v[3], 18)
+}
+
+// xxh32Finish mixes in the length n of the whole input and its last bytes
+// b (fewer than 16), then avalanches.
+func xxh32Finish(h uint32, b []byte, n int) uint32 {
 	h += uint32(n)
 	for ; len(b) >= 4; b = b[4:] {
 		h = bits.RotateLeft32(h+binary.LittleEndian.Uint32(b)*xxhP3, 17) * xxhP4

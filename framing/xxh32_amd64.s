@@ -44,3 +44,42 @@ loop:
 
 done:
 	RET
+
+// func xxh32Stripes2(va, vb *[4]uint32, a, b []byte)
+//
+// xxh32Stripes over the stripes of a (into va) and of b (into vb) at
+// once, a's lanes in the low half of one 256-bit register and b's in the
+// high half; b has a's length (at least).
+TEXT ·xxh32Stripes2(SB), NOSPLIT, $0-64
+	MOVQ va+0(FP), AX
+	MOVQ vb+8(FP), BX
+	MOVQ a_base+16(FP), SI
+	MOVQ a_len+24(FP), CX
+	MOVQ b_base+40(FP), DI
+	SHRQ $4, CX
+	JZ done2
+	VMOVDQU (AX), X0
+	VINSERTI128 $1, (BX), Y0, Y0
+	VBROADCASTI128 xxhPrime2<>(SB), Y1
+	VBROADCASTI128 xxhPrime1<>(SB), Y2
+
+loop2:
+	VMOVDQU (SI), X3
+	VINSERTI128 $1, (DI), Y3, Y3
+	VPMULLD Y1, Y3, Y3
+	VPADDD Y3, Y0, Y0
+	VPSLLD $13, Y0, Y4
+	VPSRLD $19, Y0, Y0
+	VPOR Y4, Y0, Y0
+	VPMULLD Y2, Y0, Y0
+	ADDQ $16, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ loop2
+
+	VMOVDQU X0, (AX)
+	VEXTRACTI128 $1, Y0, (BX)
+	VZEROUPPER
+
+done2:
+	RET

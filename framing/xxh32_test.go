@@ -38,6 +38,27 @@ func TestXXH32LanesAgree(t *testing.T) {
 		xxh32LanesGeneric(&want, buf[:n])
 		require.Equal(t, want, got, "%d bytes", n)
 	}
+	// Pairs: each hash as xxh32 gives it alone, at lengths short and long,
+	// equal and not.
+	for range 300 {
+		na, nb := rng.IntN(len(buf)+1), rng.IntN(len(buf)+1)
+		if rng.IntN(3) == 0 {
+			na, nb = rng.IntN(70), rng.IntN(70)
+		}
+		a, b := buf[:na], buf[len(buf)-nb:]
+		seed := rng.Uint32()
+		ha, hb := xxh32Pair(a, b, seed)
+		require.Equal(t, xxh32(a, seed), ha, "first of %d and %d bytes", na, nb)
+		require.Equal(t, xxh32(b, seed), hb, "second of %d and %d bytes", na, nb)
+		va, vb := [4]uint32{1, 2, 3, 4}, [4]uint32{5, 6, 7, 8}
+		wa, wb := va, vb
+		m := min(na, nb)
+		xxh32Lanes2(&va, &vb, a[:m], b[:m])
+		xxh32LanesGeneric(&wa, a[:m])
+		xxh32LanesGeneric(&wb, b[:m])
+		require.Equal(t, wa, va)
+		require.Equal(t, wb, vb)
+	}
 	// A published value (the xxhash project's Python binding documents it).
 	require.Equal(t, uint32(0xe2293b2f), xxh32([]byte("Nobody inspects the spammish repetition"), 0))
 }
