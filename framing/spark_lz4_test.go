@@ -3,6 +3,7 @@ package framing
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"runtime"
 	"testing"
 
@@ -116,4 +117,45 @@ func TestLZ4HostileLengthsAllocateLittle(t *testing.T) {
 func FuzzLZ4Stream(f *testing.F) {
 	fuzzSeeds(f, LZ4)
 	f.Fuzz(func(t *testing.T, data []byte, block uint16) { fuzzStream(t, LZ4, data, block) })
+}
+
+// TestLZ4PairedBlocksFailAsSingle reads lz4 streams with one byte changed
+// two ways: through reads with room for one block (each block checked
+// alone) and with room for many (two blocks read and checked together).
+// Both must deliver the same bytes before the same error, so the bytes of
+// a good block come before a bad one's error, and none of a bad block.
+func TestLZ4PairedBlocksFailAsSingle(t *testing.T) {
+	data := sampleData(12, 6000)
+	stream := writeStream(t, LZ4, data, len(data), WithBlockSize(1<<10))
+	for i := range stream {
+		bad := bytes.Clone(stream)
+		bad[i] ^= 0x41
+		one, errOne := readChunks(t, bad, 1<<10)
+		many, errMany := readChunks(t, bad, 8<<10)
+		require.Equal(t, one, many, "byte %d: the bytes before the error", i)
+		if errOne == nil {
+			require.NoError(t, errMany, "byte %d", i)
+			continue
+		}
+		require.EqualError(t, errMany, errOne.Error(), "byte %d", i)
+		require.True(t, bytes.Equal(data[:len(one)], one), "byte %d: only good blocks come out", i)
+	}
+}
+
+// readChunks reads an lz4 stream with reads of n bytes.
+func readChunks(t *testing.T, stream []byte, n int) ([]byte, error) {
+	sr, err := NewStreamReader(bytes.NewReader(stream), LZ4)
+	require.NoError(t, err)
+	var got []byte
+	buf := make([]byte, n)
+	for {
+		m, err := sr.Read(buf)
+		got = append(got, buf[:m]...)
+		if err == io.EOF {
+			return got, nil
+		}
+		if err != nil {
+			return got, err
+		}
+	}
 }
