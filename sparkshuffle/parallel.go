@@ -47,7 +47,7 @@ type pipeline struct {
 	work   chan *job     // jobs for the decoders
 	cur    *segTask      // the head, being consumed
 	once   sync.Once
-	rowBuf sync.Pool // *rowBuffers
+	rowBuf chan *rowBuffers // free batch buffers, kept for the pipeline's life (a sync.Pool loses them at each GC)
 
 	splitting atomic.Int32 // segments being split
 }
@@ -89,7 +89,7 @@ func startPipeline(segs segmentIter, cfg *config, dec *unsaferow.Decoder) *pipel
 		window: make(chan struct{}, 2*w),
 		work:   make(chan *job), // unbuffered: a send succeeds only to an idle decoder
 	}
-	p.rowBuf.New = func() any { return new(rowBuffers) }
+	p.rowBuf = make(chan *rowBuffers, 6*w) // more than the batches that exist at once
 	p.wg.Add(1 + w)
 	go p.dispatch(segs)
 	for range w {
@@ -151,7 +151,11 @@ func (p *pipeline) split(t *segTask) {
 			return
 		}
 		// The job takes the framing reader's buffers and gives it pooled ones.
-		j.buf = p.rowBuf.Get().(*rowBuffers)
+		select {
+		case j.buf = <-p.rowBuf:
+		default:
+			j.buf = new(rowBuffers)
+		}
 		j.batch = b
 		j.buf.data, j.batch.rows = sr.fr.Detach(j.buf.data, j.buf.rows)
 		j.buf.rows = j.batch.rows
@@ -205,7 +209,10 @@ func (p *pipeline) decodeJob(j *job) {
 		j.err = decodeError(j.task.seg, j.codec, j.batch, err)
 	}
 	j.rec = rec
-	p.rowBuf.Put(j.buf)
+	select {
+	case p.rowBuf <- j.buf:
+	default:
+	}
 	j.buf, j.batch.rows = nil, nil
 	close(j.done)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"sync"
 
@@ -159,6 +160,15 @@ var wholeSegmentSize int64 = 4 << 20 // a variable for the tests of both ways
 
 const segmentBufferSize = 64 << 10 // what framing.NewStreamReader buffers at least
 
+// wholeBufferSize is the size of a buffer made for a segment of size bytes
+// read whole: the next power of two (up to wholeSegmentSize), so that the
+// segments after it, of sizes a little different, seldom need a new one (each
+// new one is fresh memory the kernel must fault in and zero).
+func wholeBufferSize(size int64) int {
+	n := max(int(size), segmentBufferSize)
+	return max(n, min(1<<bits.Len(uint(n-1)), int(wholeSegmentSize)))
+}
+
 // bufferCache holds the segmentBuffers of one Reader's segments that are
 // not open, at most one per worker; a Reader's buffers thus live as long
 // as it does, whatever the garbage collector does to a sync.Pool.
@@ -207,7 +217,7 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 	in := sr.bufs.raw // what the codec reads, the file's bytes
 	if verify {
 		if sr.bufs.whole == nil || sr.bufs.whole.Size() < int(seg.Size()) {
-			sr.bufs.whole = bufio.NewReaderSize(nil, max(int(seg.Size()), segmentBufferSize))
+			sr.bufs.whole = bufio.NewReaderSize(nil, wholeBufferSize(seg.Size()))
 		}
 		in = sr.bufs.whole
 		if err := seg.readVerified(in, raw); err != nil {
