@@ -75,18 +75,20 @@ func (r *lz4Reader) next(p []byte) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	if len(p) < len(dst) || !r.fitsNext(len(p)-len(dst)) {
-		if got := lz4Checksum(dst); got != check {
-			return 0, r.badChecksum(at, got, check)
-		}
-		return r.decoded(p, dst)
+	var dst2 []byte
+	var check2 uint32
+	var at2 int64
+	var err2 error
+	if len(dst) <= len(p) && r.fitsNext(len(p)-len(dst)) {
+		dst2, check2, at2, err2 = r.block(p[len(dst):])
 	}
-	dst2, check2, at2, err2 := r.block(p[len(dst):])
-	if err2 != nil {
+	if dst2 == nil {
+		// One block (a second one's failure, if any, comes after its bytes).
 		if got := lz4Checksum(dst); got != check {
 			return 0, r.badChecksum(at, got, check)
 		}
-		return len(dst), err2
+		n, _ := r.decoded(p, dst)
+		return n, err2
 	}
 	got, got2 := xxh32Pair(dst, dst2, lz4Seed)
 	if got &= lz4ChecksumMsk; got != check {

@@ -29,8 +29,8 @@ func xxh32Lanes(v *[4]uint32, p []byte) {
 //go:noescape
 func xxh32Stripes2(va, vb *[4]uint32, a, b []byte)
 
-// xxh32Lanes2 is xxh32Lanes over a into va and over b into vb, b at least
-// as long as a, both in one 256-bit register where the CPU has AVX2.
+// xxh32Lanes2 is xxh32Lanes over a into va and over b into vb (a and b of
+// one length), both in one 256-bit register where the CPU has AVX2.
 func xxh32Lanes2(va, vb *[4]uint32, a, b []byte) {
 	if haveAVX2 {
 		xxh32Stripes2(va, vb, a, b)

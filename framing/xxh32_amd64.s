@@ -49,7 +49,7 @@ done:
 //
 // xxh32Stripes over the stripes of a (into va) and of b (into vb) at
 // once, a's lanes in the low half of one 256-bit register and b's in the
-// high half; b has a's length (at least).
+// high half; a and b have one length.
 TEXT ·xxh32Stripes2(SB), NOSPLIT, $0-64
 	MOVQ va+0(FP), AX
 	MOVQ vb+8(FP), BX

@@ -131,14 +131,13 @@ type rowBatch struct {
 // bytes, decompressed, then split by the Spark framing (which reads on
 // past the -1 size very old Spark wrote at the end of each stream).
 type segmentReader struct {
-	seg    Segment
-	codec  framing.Codec // the segment's codec, sniffed when asked to
-	f      *os.File
-	cache  bufferCache // where bufs go back
-	bufs   *segmentBuffers
-	stream io.Reader     // the bytes framing reads: decompressed, or the file's
-	br     *bufio.Reader // what framing reads from
-	fr     *framing.Reader
+	seg   Segment
+	codec framing.Codec // the segment's codec, sniffed when asked to
+	f     *os.File
+	cache bufferCache // where bufs go back
+	bufs  *segmentBuffers
+	br    *bufio.Reader // what framing reads from
+	fr    *framing.Reader
 }
 
 // segmentBuffers are a segment reader's buffers, reused from segment to
@@ -233,13 +232,14 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 		}
 	}
 	sr.codec = codec
+	var stream io.Reader // the bytes framing reads: decompressed, or the file's
 	switch {
 	case codec == framing.None && !verify:
 		// The records are the file's bytes: framing reads them through one buffer.
-		sr.stream = raw
+		stream = raw
 		sr.br = sr.bufs.raw
 	case codec == framing.None:
-		sr.stream = in
+		stream = in
 		sr.br = sr.bufs.rec
 	default:
 		if !verify {
@@ -250,10 +250,10 @@ func openSegment(seg Segment, cfg *config) (*segmentReader, error) {
 			sr.close()
 			return nil, seg.withCodec(codec).fail(err, -1, -1, -1)
 		}
-		sr.stream = dec
+		stream = dec
 		sr.br = sr.bufs.rec
 	}
-	sr.br.Reset(sr.stream)
+	sr.br.Reset(stream)
 	if sr.bufs.fr == nil {
 		if sr.bufs.fr, err = framing.NewReader(sr.br, framing.Spark, framing.None); err != nil {
 			sr.close()
