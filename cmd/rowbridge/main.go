@@ -89,7 +89,9 @@ func main() {
 	if !ownsSignals(os.Args[1:]) {
 		removeTempsOnSignal()
 	}
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
+	os.Exit(code)
 }
 
 // ownsSignals reports whether the command line runs a command that
