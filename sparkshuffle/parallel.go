@@ -19,7 +19,8 @@ import (
 //     hands over, pooled, not copied), each a job queued on the segment's
 //     own ordered queue, which it decodes itself while `workers` segments
 //     are being split (every core busy, the rows hot in its caches) and
-//     otherwise hands to a decoder that waits for work;
+//     otherwise hands to a decoder that waits for work (a splitter waiting
+//     for room in the window below does not count as splitting);
 //   - `workers` decoders decode the jobs handed to them, in any order.
 //
 // The consumer (Next) takes segments in order and, within a segment, jobs
@@ -143,11 +144,7 @@ func (p *pipeline) split(t *segTask) {
 			return
 		}
 		j := &job{task: t, codec: sr.codec, done: make(chan struct{})}
-		select {
-		case <-t.head:
-		case p.window <- struct{}{}:
-			j.window = true
-		case <-p.quit:
+		if !p.admit(t, j) {
 			return
 		}
 		// The job takes the framing reader's buffers and gives it pooled ones.
@@ -178,6 +175,32 @@ func (p *pipeline) split(t *segTask) {
 		}
 		p.decodeJob(j)
 	}
+}
+
+// admit lets a job of t be made: at once for the head segment, otherwise
+// once the window of jobs ahead has room. A splitter that must wait for
+// room does not count as splitting meanwhile, so that the head's splitter
+// hands its jobs to the decoder left idle instead of decoding them itself.
+// It reports false if the pipeline is closing.
+func (p *pipeline) admit(t *segTask, j *job) bool {
+	select {
+	case <-t.head:
+		return true
+	case p.window <- struct{}{}:
+		j.window = true
+		return true
+	default:
+	}
+	p.splitting.Add(-1)
+	defer p.splitting.Add(1)
+	select {
+	case <-t.head:
+	case p.window <- struct{}{}:
+		j.window = true
+	case <-p.quit:
+		return false
+	}
+	return true
 }
 
 // fail queues a job that ends the segment with err.

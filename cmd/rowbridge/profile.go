@@ -3,18 +3,28 @@
 package main
 
 // Built with -tags benchprofile, rowbridge writes a CPU profile of the
-// whole process to the file named by ROWBRIDGE_CPUPROFILE (the benchmark
-// scripts' PROFILE=DIR uses it). A release build has no such hook.
+// whole process to the file named by ROWBRIDGE_CPUPROFILE and an execution
+// trace (go tool trace) to ROWBRIDGE_EXECTRACE. A release build has no
+// such hook.
 
 import (
 	"fmt"
 	"os"
 	"runtime/pprof"
+	"runtime/trace"
 )
 
-var profileFile *os.File
+var profileFile, traceFile *os.File
 
 func init() {
+	if name := os.Getenv("ROWBRIDGE_EXECTRACE"); name != "" {
+		f, err := os.Create(name)
+		if err == nil && trace.Start(f) == nil {
+			traceFile = f
+		} else if err == nil {
+			f.Close()
+		}
+	}
 	name := os.Getenv("ROWBRIDGE_CPUPROFILE")
 	if name == "" {
 		return
@@ -32,8 +42,13 @@ func init() {
 	profileFile = f
 }
 
-// stopProfile ends the CPU profile started at init, if any.
+// stopProfile ends the CPU profile and the trace started at init, if any.
 func stopProfile() {
+	if traceFile != nil {
+		trace.Stop()
+		traceFile.Close()
+		traceFile = nil
+	}
 	if profileFile == nil {
 		return
 	}
