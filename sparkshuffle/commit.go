@@ -49,9 +49,10 @@ func (w *MapOutputWriter) checkExisting() error {
 }
 
 // commit writes the data, checksum and index files under temporary names
-// (Spark's: the final name, a dot and a UUID, which readers ignore),
-// syncs them and renames them into place, the index last, as Spark's
-// IndexShuffleBlockResolver commits a map output.
+// (Spark's: the final name, a dot and a UUID, which readers ignore) and
+// renames them into place, the index last, as Spark's
+// IndexShuffleBlockResolver commits a map output. With WithSync it syncs
+// each file before the renames and the directory after them.
 func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err error) {
 	var temps []string
 	defer func() {
@@ -68,7 +69,7 @@ func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err err
 	// temp writes a file under a temporary name for name, kept in temps
 	// for removal on an error once it exists.
 	temp := func(name string, fill func(f *os.File) error) (string, error) {
-		path, err := writeTemp(w.dir, name, fill)
+		path, err := writeTemp(w.dir, name, w.cfg.sync, fill)
 		if path != "" {
 			temps = append(temps, path)
 		}
@@ -118,7 +119,9 @@ func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err err
 			return nil, fmt.Errorf("sparkshuffle: committing the map output: %w", err)
 		}
 	}
-	syncDir(w.dir)
+	if w.cfg.sync {
+		syncDir(w.dir)
+	}
 	return out, nil
 }
 
@@ -155,10 +158,10 @@ func (w *MapOutputWriter) concatenate(f *os.File, lengths []int64) error {
 	return nil
 }
 
-// writeTemp writes a new temporary file for name in dir with fill and
-// syncs it. It returns the temporary's path once it exists, also on an
-// error.
-func writeTemp(dir, name string, fill func(f *os.File) error) (string, error) {
+// writeTemp writes a new temporary file for name in dir with fill and,
+// if sync, syncs it. It returns the temporary's path once it exists, also
+// on an error.
+func writeTemp(dir, name string, sync bool, fill func(f *os.File) error) (string, error) {
 	f, path, err := createUnique(dir, name+".", 0o644)
 	if err != nil {
 		return "", fmt.Errorf("sparkshuffle: %w", err)
@@ -167,7 +170,7 @@ func writeTemp(dir, name string, fill func(f *os.File) error) (string, error) {
 		f.Close()
 		return path, &FileError{Path: path, Err: err}
 	}
-	if err := syncClose(f); err != nil {
+	if err := closeFile(f, sync); err != nil {
 		return path, &FileError{Path: path, Err: err}
 	}
 	return path, nil
@@ -181,8 +184,12 @@ func writeBytes(b []byte) func(f *os.File) error {
 	}
 }
 
-func syncClose(f *os.File) error {
-	err := f.Sync()
+// closeFile closes f, syncing it first if sync.
+func closeFile(f *os.File, sync bool) error {
+	var err error
+	if sync {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

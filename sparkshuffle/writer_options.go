@@ -18,6 +18,7 @@ type writerConfig struct {
 	algorithm  Algorithm
 	spillRows  int64 // 0: one codec stream per partition
 	force      bool
+	sync       bool
 }
 
 func newWriterConfig(opts []WriterOption) (*writerConfig, error) {
@@ -97,6 +98,19 @@ func WithSpillRows(n int64) WriterOption {
 func WithOverwrite(force bool) WriterOption {
 	return func(o *writerConfig) error {
 		o.force = force
+		return nil
+	}
+}
+
+// WithSync makes Close fsync the data, checksum and index files before
+// renaming them into place, and the directory after, so a committed map
+// output survives a crash of the machine. The default is not to sync, as
+// Spark does not: spark.shuffle.sync ("whether to force outstanding
+// writes to disk") defaults to false, and a lost map output is
+// recomputed by its stage.
+func WithSync(sync bool) WriterOption {
+	return func(o *writerConfig) error {
+		o.sync = sync
 		return nil
 	}
 }
