@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -134,26 +133,15 @@ func offsetsOf(lengths []int64) []int64 {
 	return offs
 }
 
-// concatenate copies the partitions' temporary files into f in order.
+// concatenate writes the partitions' bytes into f in order.
 func (w *MapOutputWriter) concatenate(f *os.File, lengths []int64) error {
 	for i := range w.parts {
-		part := &w.parts[i]
 		if lengths[i] == 0 {
 			continue
 		}
-		if _, err := part.sink.f.Seek(0, io.SeekStart); err != nil {
-			return err
+		if err := w.parts[i].sink.copyTo(f); err != nil {
+			return fmt.Errorf("partition %d: %w", i, err)
 		}
-		n, err := io.Copy(f, io.LimitReader(part.sink.f, lengths[i]))
-		if err == nil && n != lengths[i] {
-			err = fmt.Errorf("partition %d: %d of its %d bytes in its temporary file", i, n, lengths[i])
-		}
-		if err != nil {
-			return err
-		}
-		// Free the partition's disk space as soon as it is copied.
-		part.sink.f.Close()
-		part.sink.f = nil
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ func TestWriterIOErrorLeavesNothing(t *testing.T) {
 	}
 	for _, atClose := range []bool{false, true} {
 		dir := t.TempDir()
-		w, err := NewMapOutputWriter(dir, 0, 0, 2, schema, WithWriteCodec(framing.None))
+		w, err := NewMapOutputWriter(dir, 0, 0, 2, schema, WithWriteCodec(framing.None), WithWriteMemory(0))
 		require.NoError(t, err)
 		require.NoError(t, w.Write(rec, parts))
 		// The file fails as a full disk would: writes return an error.
@@ -45,4 +45,60 @@ func TestWriterIOErrorLeavesNothing(t *testing.T) {
 		require.NoError(t, err)
 		require.Empty(t, entries)
 	}
+}
+
+// TestWriterMemoryBudget: partitions stay in memory within the budget and
+// move to temporary files, partway, past it; the files are the same
+// either way, and nothing stays counted in memory after Close.
+func TestWriterMemoryBudget(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := arrow.NewSchema([]arrow.Field{{Name: "s", Type: arrow.BinaryTypes.String, Nullable: true}}, nil)
+	rec := testgen.RandomBatch(mem, rand.New(rand.NewSource(5)), schema, 3000, testgen.WithMaxLength(5, 60))
+	defer rec.Release()
+	parts := make([]int32, rec.NumRows())
+	for i := range parts {
+		parts[i] = int32(i % 3)
+	}
+	files := map[int64]map[string][]byte{}
+	for _, budget := range []int64{DefaultWriteMemory, 0, 100 << 10} {
+		dir := t.TempDir()
+		w, err := NewMapOutputWriter(dir, 0, 0, 3, schema, WithWriteCodec(framing.None), WithWriteMemory(budget))
+		require.NoError(t, err)
+		for range 3 {
+			require.NoError(t, w.Write(rec, parts))
+		}
+		inFile := 0
+		for i := range w.parts {
+			require.NoError(t, w.wait(&w.parts[i]))
+			if w.parts[i].sink.f != nil {
+				inFile++
+			}
+		}
+		switch budget {
+		case DefaultWriteMemory:
+			require.Zero(t, inFile, "all in memory")
+			require.Positive(t, w.memUsed.Load())
+		case 0:
+			require.Equal(t, 3, inFile, "all in files")
+			require.Zero(t, w.memUsed.Load())
+		default:
+			require.Positive(t, inFile, "some moved to files")
+			require.LessOrEqual(t, w.memUsed.Load(), budget)
+		}
+		require.NoError(t, w.Close())
+		require.Zero(t, w.memUsed.Load())
+		got := map[string][]byte{}
+		entries, err := os.ReadDir(dir)
+		require.NoError(t, err)
+		for _, e := range entries {
+			b, err := os.ReadFile(dir + "/" + e.Name())
+			require.NoError(t, err)
+			got[e.Name()] = b
+		}
+		require.Len(t, got, 3)
+		files[budget] = got
+	}
+	require.Equal(t, files[DefaultWriteMemory], files[0])
+	require.Equal(t, files[DefaultWriteMemory], files[100<<10])
 }

@@ -223,7 +223,9 @@ func (c *writeCase) checkFiles(t *testing.T, dir string, shuffle int, mapID int6
 // checksum algorithm, spills and empty partitions, requires the files to
 // be byte for byte the encoder's framed and compressed rows with Spark's
 // index and checksums, and reads every partition back with Open and
-// NewReader, value for value; every other case syncs (WithSync).
+// NewReader, value for value; some cases sync (WithSync), some keep the
+// partitions in memory, some in temporary files, some move there partway
+// (WithWriteMemory).
 func TestWriterRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -233,7 +235,11 @@ func TestWriterRoundTrip(t *testing.T) {
 		c := randomWriteCase(mem, r, codec, alg)
 		t.Run(fmt.Sprintf("%d/%v/%v/spill=%d", i, codec, alg, c.spill), func(t *testing.T) {
 			dir := t.TempDir()
-			w := c.write(t, dir, 3, int64(i), sparkshuffle.WithSync(i%2 == 0)) // the same files, synced or not
+			// The same files synced or not, and whether the partitions
+			// stay in memory, go to temporary files from the start, or
+			// move there partway.
+			budget := []int64{sparkshuffle.DefaultWriteMemory, 0, 700, 5000}[i%4]
+			w := c.write(t, dir, 3, int64(i), sparkshuffle.WithSync(i%3 == 0), sparkshuffle.WithWriteMemory(budget))
 			c.checkFiles(t, dir, 3, int64(i), w.Output())
 			rows := w.PartitionRows()
 			set, err := sparkshuffle.Open(dir)
