@@ -96,33 +96,55 @@ func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err err
 	if err := w.checkExisting(); err != nil {
 		return nil, err
 	}
+	// An older map output (WithOverwrite) is set aside, every file of it,
+	// index first, so that no reader meets half of each; the new files
+	// go in, the index last; then the old ones go. Nothing is lost: a
+	// failure before the last rename puts the old files back.
+	var aside, placed [][2]string // {set-aside or new path, final path}
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, r := range placed {
+			os.Remove(r[1])
+		}
+		for _, r := range aside {
+			renameFile(r[0], r[1])
+		}
+	}()
 	if w.cfg.force {
-		// Files of an older output that the new one does not replace: a
-		// checksum file of another algorithm, a data file when the new
-		// output has none.
-		for _, name := range outputNames(w.shuffle, w.mapID)[1:] {
+		for _, name := range outputNames(w.shuffle, w.mapID) {
 			path := final(name)
-			if path == out.DataPath || path == out.ChecksumPath {
+			if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("sparkshuffle: removing the older map output: %w", err)
+			old := path + ".old-" + randomUUID()
+			if err := renameFile(path, old); err != nil {
+				return nil, fmt.Errorf("sparkshuffle: setting the older map output aside: %w", err)
 			}
+			aside = append(aside, [2]string{old, path})
 		}
 	}
 	for _, r := range [][2]string{{checksumTemp, out.ChecksumPath}, {dataTemp, out.DataPath}, {indexTemp, out.IndexPath}} {
 		if r[0] == "" {
 			continue
 		}
-		if err := os.Rename(r[0], r[1]); err != nil {
+		if err := renameFile(r[0], r[1]); err != nil {
 			return nil, fmt.Errorf("sparkshuffle: committing the map output: %w", err)
 		}
+		placed = append(placed, r)
+	}
+	for _, r := range aside {
+		os.Remove(r[0])
 	}
 	if w.cfg.sync {
 		syncDir(w.dir)
 	}
 	return out, nil
 }
+
+// renameFile is os.Rename; tests replace it to fail a commit partway.
+var renameFile = os.Rename
 
 // offsetsOf is the index offsets of segments of the given lengths.
 func offsetsOf(lengths []int64) []int64 {

@@ -302,9 +302,10 @@ func (w *MapOutputWriter) endStream(part *partitionFile) error {
 // Close ends every partition's stream and commits the map output: the
 // data file (none when every partition is empty, as Spark writes it),
 // the checksum file and, last, the index, each written under a temporary
-// name, synced and renamed into place. On an error nothing of the map
-// output is left (the temporaries are removed), unless the error came
-// while renaming over an older map output given WithOverwrite.
+// name and renamed into place (synced with WithSync). On an error nothing
+// of the map output is left (the temporaries are removed); an older map
+// output being replaced (WithOverwrite) is set aside until the new one is
+// in place and put back on an error, so it is never lost.
 func (w *MapOutputWriter) Close() error {
 	if err := w.usable(); err != nil {
 		return err

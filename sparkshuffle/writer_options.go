@@ -95,7 +95,10 @@ func WithSpillRows(n int64) WriterOption {
 
 // WithOverwrite replaces a map output of the same shuffle and map id
 // already in the directory (default: NewMapOutputWriter and Close refuse
-// it with ErrExists). The old files are replaced on Close only.
+// it with ErrExists). The old files are replaced on Close only: each is
+// renamed aside (its name + ".old-<uuid>"), the new files renamed in (the
+// index last), then the old ones removed; a failure on the way puts the
+// old files back, byte for byte.
 func WithOverwrite(force bool) WriterOption {
 	return func(o *writerConfig) error {
 		o.force = force
