@@ -5,6 +5,7 @@ import (
 	"hash"
 	"io"
 	"os"
+	"sync"
 	"sync/atomic"
 )
 
@@ -51,13 +52,31 @@ func (s *segmentSink) Write(p []byte) (int, error) {
 func (s *segmentSink) keep(p []byte) {
 	for len(p) > 0 {
 		if len(s.mem) == 0 || len(s.mem[len(s.mem)-1]) == sinkChunk {
-			s.mem = append(s.mem, make([]byte, 0, sinkChunk))
+			s.mem = append(s.mem, (*sinkChunks.Get().(*[]byte))[:0])
 		}
 		last := &s.mem[len(s.mem)-1]
 		n := min(len(p), sinkChunk-len(*last))
 		*last = append(*last, p[:n]...)
 		p = p[n:]
 	}
+}
+
+// sinkChunks holds the chunks of sinks that moved to a file or were
+// written out, for other sinks to fill: memory past the budget is not
+// taken while the garbage collector has yet to free them.
+var sinkChunks = sync.Pool{New: func() any { b := make([]byte, 0, sinkChunk); return &b }}
+
+// dropMemory gives the sink's chunks back to sinkChunks.
+func (s *segmentSink) dropMemory() {
+	if s.mem == nil {
+		return
+	}
+	s.used.Add(-s.inMemory())
+	for i := range s.mem {
+		c := s.mem[i]
+		sinkChunks.Put(&c)
+	}
+	s.mem = nil
 }
 
 // inMemory is how many bytes the sink's chunks hold.
@@ -94,8 +113,7 @@ func (s *segmentSink) toFile() error {
 			_, err = f.Write(c)
 		}
 	}
-	s.used.Add(-s.inMemory())
-	s.mem = nil
+	s.dropMemory()
 	return err
 }
 
@@ -109,8 +127,7 @@ func (s *segmentSink) copyTo(w io.Writer) error {
 				_, err = w.Write(c)
 			}
 		}
-		s.used.Add(-s.inMemory())
-		s.mem = nil
+		s.dropMemory()
 		return err
 	}
 	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
@@ -128,10 +145,7 @@ func (s *segmentSink) copyTo(w io.Writer) error {
 
 // release frees what the sink holds: its memory, its temporary file.
 func (s *segmentSink) release() {
-	if s.mem != nil {
-		s.used.Add(-s.inMemory())
-		s.mem = nil
-	}
+	s.dropMemory()
 	if s.f != nil {
 		s.f.Close()
 		s.f = nil
