@@ -377,6 +377,7 @@ func TestWriterBadOptions(t *testing.T) {
 		{name: "zlib codec", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteCodec(framing.Zlib)}, want: "cannot write codec zlib"},
 		{name: "checksum", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteChecksum(9)}, want: "unknown checksum algorithm"},
 		{name: "spill", opts: []sparkshuffle.WriterOption{sparkshuffle.WithSpillRows(-1)}, want: "spill rows -1"},
+		{name: "write memory", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteMemory(-1)}, want: "write memory -1"},
 		{name: "block size", opts: []sparkshuffle.WriterOption{sparkshuffle.WithStreamOptions(framing.WithBlockSize(10))}, want: "lz4 block size 10"},
 		{name: "zstd block size", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteCodec(framing.Zstd), sparkshuffle.WithStreamOptions(framing.WithBlockSize(1 << 10))}, want: "zstd streams have no block size"},
 		{name: "missing dir", dir: filepath.Join(dir, "nope"), want: "no such file or directory"},
