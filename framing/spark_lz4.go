@@ -215,8 +215,8 @@ func (r *lz4Reader) fail(at int64, cause error, format string, args ...any) erro
 type lz4Writer struct {
 	w     io.Writer
 	level byte
-	out   []byte // header and payload of one block
-	comp  lz4.Compressor
+	out   []byte         // header and payload of one block
+	comp  *lz4Compressor // from lz4Compressors at the first block, back at Close
 	blockInput
 }
 
@@ -236,15 +236,18 @@ func (w *lz4Writer) Write(p []byte) (int, error) { return w.write(p, w) }
 // writeBlock writes src as one block, LZ4-compressed unless that does not
 // make it smaller (lz4-java's rule), then raw.
 func (w *lz4Writer) writeBlock(src []byte) error {
-	w.out = growTo(w.out, lz4HeaderSize+lz4.CompressBlockBound(len(src)))
-	n, err := w.comp.CompressBlock(src, w.out[lz4HeaderSize:])
+	w.out = growTo(w.out, lz4HeaderSize+lz4CompressBound(len(src)))
+	if w.comp == nil {
+		w.comp = lz4Compressors.Get().(*lz4Compressor)
+	}
+	n := w.comp.compress(src, w.out[lz4HeaderSize:])
 	method := byte(lz4MethodLZ4)
-	if err != nil || n == 0 || n >= len(src) {
+	if n >= len(src) {
 		method = lz4MethodRaw
 		n = copy(w.out[lz4HeaderSize:], src)
 	}
 	putLZ4Header(w.out, method|w.level, n, len(src), lz4Checksum(src))
-	_, err = w.w.Write(w.out[:lz4HeaderSize+n])
+	_, err := w.w.Write(w.out[:lz4HeaderSize+n])
 	return err
 }
 
@@ -258,11 +261,16 @@ func putLZ4Header(h []byte, token byte, clen, ulen int, check uint32) {
 
 // Close writes the pending block and the end mark (lz4-java's finish).
 func (w *lz4Writer) Close() error {
-	if ok, err := w.close(w); !ok {
+	ok, err := w.close(w)
+	if w.comp != nil {
+		lz4Compressors.Put(w.comp)
+		w.comp = nil
+	}
+	if !ok {
 		return err
 	}
 	var end [lz4HeaderSize]byte
 	putLZ4Header(end[:], lz4MethodRaw|w.level, 0, 0, 0)
-	_, err := w.w.Write(end[:])
+	_, err = w.w.Write(end[:])
 	return err
 }

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -49,9 +48,10 @@ func (w *MapOutputWriter) checkExisting() error {
 }
 
 // commit writes the data, checksum and index files under temporary names
-// (Spark's: the final name, a dot and a UUID, which readers ignore),
-// syncs them and renames them into place, the index last, as Spark's
-// IndexShuffleBlockResolver commits a map output.
+// (Spark's: the final name, a dot and a UUID, which readers ignore) and
+// renames them into place, the index last, as Spark's
+// IndexShuffleBlockResolver commits a map output. With WithSync it syncs
+// each file before the renames and the directory after them.
 func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err error) {
 	var temps []string
 	defer func() {
@@ -68,7 +68,7 @@ func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err err
 	// temp writes a file under a temporary name for name, kept in temps
 	// for removal on an error once it exists.
 	temp := func(name string, fill func(f *os.File) error) (string, error) {
-		path, err := writeTemp(w.dir, name, fill)
+		path, err := writeTemp(w.dir, name, w.cfg.sync, fill)
 		if path != "" {
 			temps = append(temps, path)
 		}
@@ -96,31 +96,55 @@ func (w *MapOutputWriter) commit(lengths, sums []int64) (out *MapOutput, err err
 	if err := w.checkExisting(); err != nil {
 		return nil, err
 	}
+	// An older map output (WithOverwrite) is set aside, every file of it,
+	// index first, so that no reader meets half of each; the new files
+	// go in, the index last; then the old ones go. Nothing is lost: a
+	// failure before the last rename puts the old files back.
+	var aside, placed [][2]string // {set-aside or new path, final path}
+	defer func() {
+		if err == nil {
+			return
+		}
+		for _, r := range placed {
+			os.Remove(r[1])
+		}
+		for _, r := range aside {
+			renameFile(r[0], r[1])
+		}
+	}()
 	if w.cfg.force {
-		// Files of an older output that the new one does not replace: a
-		// checksum file of another algorithm, a data file when the new
-		// output has none.
-		for _, name := range outputNames(w.shuffle, w.mapID)[1:] {
+		for _, name := range outputNames(w.shuffle, w.mapID) {
 			path := final(name)
-			if path == out.DataPath || path == out.ChecksumPath {
+			if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
 				continue
 			}
-			if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
-				return nil, fmt.Errorf("sparkshuffle: removing the older map output: %w", err)
+			old := path + ".old-" + randomUUID()
+			if err := renameFile(path, old); err != nil {
+				return nil, fmt.Errorf("sparkshuffle: setting the older map output aside: %w", err)
 			}
+			aside = append(aside, [2]string{old, path})
 		}
 	}
 	for _, r := range [][2]string{{checksumTemp, out.ChecksumPath}, {dataTemp, out.DataPath}, {indexTemp, out.IndexPath}} {
 		if r[0] == "" {
 			continue
 		}
-		if err := os.Rename(r[0], r[1]); err != nil {
+		if err := renameFile(r[0], r[1]); err != nil {
 			return nil, fmt.Errorf("sparkshuffle: committing the map output: %w", err)
 		}
+		placed = append(placed, r)
 	}
-	syncDir(w.dir)
+	for _, r := range aside {
+		os.Remove(r[0])
+	}
+	if w.cfg.sync {
+		syncDir(w.dir)
+	}
 	return out, nil
 }
+
+// renameFile is os.Rename; tests replace it to fail a commit partway.
+var renameFile = os.Rename
 
 // offsetsOf is the index offsets of segments of the given lengths.
 func offsetsOf(lengths []int64) []int64 {
@@ -131,34 +155,23 @@ func offsetsOf(lengths []int64) []int64 {
 	return offs
 }
 
-// concatenate copies the partitions' temporary files into f in order.
+// concatenate writes the partitions' bytes into f in order.
 func (w *MapOutputWriter) concatenate(f *os.File, lengths []int64) error {
 	for i := range w.parts {
-		part := &w.parts[i]
 		if lengths[i] == 0 {
 			continue
 		}
-		if _, err := part.sink.f.Seek(0, io.SeekStart); err != nil {
-			return err
+		if err := w.parts[i].sink.copyTo(f); err != nil {
+			return fmt.Errorf("partition %d: %w", i, err)
 		}
-		n, err := io.Copy(f, io.LimitReader(part.sink.f, lengths[i]))
-		if err == nil && n != lengths[i] {
-			err = fmt.Errorf("partition %d: %d of its %d bytes in its temporary file", i, n, lengths[i])
-		}
-		if err != nil {
-			return err
-		}
-		// Free the partition's disk space as soon as it is copied.
-		part.sink.f.Close()
-		part.sink.f = nil
 	}
 	return nil
 }
 
-// writeTemp writes a new temporary file for name in dir with fill and
-// syncs it. It returns the temporary's path once it exists, also on an
-// error.
-func writeTemp(dir, name string, fill func(f *os.File) error) (string, error) {
+// writeTemp writes a new temporary file for name in dir with fill and,
+// if sync, syncs it. It returns the temporary's path once it exists, also
+// on an error.
+func writeTemp(dir, name string, sync bool, fill func(f *os.File) error) (string, error) {
 	f, path, err := createUnique(dir, name+".", 0o644)
 	if err != nil {
 		return "", fmt.Errorf("sparkshuffle: %w", err)
@@ -167,7 +180,7 @@ func writeTemp(dir, name string, fill func(f *os.File) error) (string, error) {
 		f.Close()
 		return path, &FileError{Path: path, Err: err}
 	}
-	if err := syncClose(f); err != nil {
+	if err := closeFile(f, sync); err != nil {
 		return path, &FileError{Path: path, Err: err}
 	}
 	return path, nil
@@ -181,8 +194,12 @@ func writeBytes(b []byte) func(f *os.File) error {
 	}
 }
 
-func syncClose(f *os.File) error {
-	err := f.Sync()
+// closeFile closes f, syncing it first if sync.
+func closeFile(f *os.File, sync bool) error {
+	var err error
+	if sync {
+		err = f.Sync()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

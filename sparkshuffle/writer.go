@@ -4,10 +4,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash"
 	"io"
 	"os"
 	"runtime"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/rowbridge/rowbridge"
@@ -35,18 +35,22 @@ const (
 // encoder gives), framed as Spark's UnsafeRowSerializer frames them.
 //
 // It works as Spark's BypassMergeSortShuffleWriter does: each partition
-// that receives rows gets a temporary file in the directory (unlinked at
-// once where the system allows it, so nothing outlives the process), fed
-// through its own codec stream and checksum; Close concatenates them in
-// partition order into the data file and commits. Each partition's
+// that receives rows gets its own codec stream and checksum, whose bytes
+// are held in memory while all partitions' together fit the writer's
+// memory budget (WithWriteMemory, 64 MiB by default), and go to a
+// temporary file of the partition in the directory (unlinked at once
+// where the system allows it, so nothing outlives the process) from the
+// first write that would not fit; Close writes them in partition order
+// into the data file and commits. Each partition's
 // records go through its stream 64 KiB at a time on a goroutine of their
 // own (at most GOMAXPROCS at once, one per partition), so partitions
 // compress in parallel while rows are encoded; the bytes written are the
 // same. Memory is bounded by one encoded chunk of at most 65536 rows plus,
 // per partition with rows, twice 64 KiB of records (pending, and in
 // flight) and its codec stream's buffers (lz4 and snappy: two blocks;
-// zstd: the encoder's window); one file descriptor is open per partition
-// with rows.
+// zstd: the encoder's window), plus the budget (rounded up to a 1 MiB
+// chunk per partition in memory); one file
+// descriptor is open per partition in a temporary file.
 //
 // A MapOutputWriter is not safe for concurrent use.
 type MapOutputWriter struct {
@@ -58,6 +62,7 @@ type MapOutputWriter struct {
 	parts   []partitionFile
 	rows    rowbridge.Rows
 	flights chan struct{} // a slot per flush in flight: at most GOMAXPROCS at once
+	memUsed atomic.Int64  // partitions' bytes held in memory (segmentSink)
 	err     error         // sticky: the writer has aborted
 	closed  bool
 	output  *MapOutput
@@ -66,7 +71,7 @@ type MapOutputWriter struct {
 // partitionFile is one partition's temporary file and its open stream.
 type partitionFile struct {
 	sink       segmentSink
-	path       string         // the temporary file's name while it exists, else ""
+	opened     bool           // sink is set up
 	stream     io.WriteCloser // nil between streams
 	buf        []byte         // framed records not yet written to stream
 	rows       int64
@@ -79,22 +84,6 @@ type partitionFile struct {
 	inflight chan struct{}
 	spare    []byte
 	flushErr error
-}
-
-// segmentSink counts and checksums the on-disk bytes of a segment.
-type segmentSink struct {
-	f    *os.File
-	hash hash.Hash32 // nil without a checksum file
-	n    int64
-}
-
-func (s *segmentSink) Write(p []byte) (int, error) {
-	n, err := s.f.Write(p)
-	if s.hash != nil {
-		s.hash.Write(p[:n])
-	}
-	s.n += int64(n)
-	return n, err
 }
 
 // NewMapOutputWriter returns a writer of the map output shuffleID/mapID
@@ -222,20 +211,16 @@ func (w *MapOutputWriter) distribute(partitions []int32) error {
 
 // openStream starts a codec stream for part, creating its file first.
 func (w *MapOutputWriter) openStream(part *partitionFile) error {
-	if part.sink.f == nil {
-		f, path, err := createUnique(w.dir, "temp_shuffle_", 0o600)
-		if err != nil {
-			return fmt.Errorf("sparkshuffle: %w", err)
-		}
-		part.sink.f, part.path = f, path
-		// Unlinked, the file lives as long as its descriptor: a crash
-		// leaves nothing behind. Where that is not allowed, Abort and
-		// Close remove it by name.
-		if os.Remove(path) == nil {
-			part.path = ""
-		}
+	if !part.opened {
+		part.opened = true
+		part.sink = segmentSink{dir: w.dir, used: &w.memUsed, budget: w.cfg.writeMemory}
 		if w.cfg.algorithm != NoChecksum {
 			part.sink.hash = w.cfg.algorithm.New()
+		}
+		if w.cfg.writeMemory == 0 {
+			if err := part.sink.toFile(); err != nil {
+				return tempWriteError(err)
+			}
 		}
 	}
 	s, err := framing.NewStreamWriter(&part.sink, w.cfg.codec, w.cfg.streamOpts...)
@@ -317,9 +302,10 @@ func (w *MapOutputWriter) endStream(part *partitionFile) error {
 // Close ends every partition's stream and commits the map output: the
 // data file (none when every partition is empty, as Spark writes it),
 // the checksum file and, last, the index, each written under a temporary
-// name, synced and renamed into place. On an error nothing of the map
-// output is left (the temporaries are removed), unless the error came
-// while renaming over an older map output given WithOverwrite.
+// name and renamed into place (synced with WithSync). On an error nothing
+// of the map output is left (the temporaries are removed); an older map
+// output being replaced (WithOverwrite) is set aside until the new one is
+// in place and put back on an error, so it is never lost.
 func (w *MapOutputWriter) Close() error {
 	if err := w.usable(); err != nil {
 		return err
@@ -398,14 +384,7 @@ func (w *MapOutputWriter) closeParts() {
 		if part.stream != nil {
 			part.stream.Close() // frees the codec's resources; the bytes are discarded
 		}
-		if part.sink.f != nil {
-			part.sink.f.Close()
-			part.sink.f = nil
-		}
-		if part.path != "" {
-			os.Remove(part.path)
-			part.path = ""
-		}
+		part.sink.release()
 		part.stream, part.buf, part.spare = nil, nil, nil
 	}
 }

@@ -13,15 +13,17 @@ import (
 type WriterOption func(*writerConfig) error
 
 type writerConfig struct {
-	codec      framing.Codec
-	streamOpts []framing.StreamOption
-	algorithm  Algorithm
-	spillRows  int64 // 0: one codec stream per partition
-	force      bool
+	codec       framing.Codec
+	streamOpts  []framing.StreamOption
+	algorithm   Algorithm
+	spillRows   int64 // 0: one codec stream per partition
+	force       bool
+	sync        bool
+	writeMemory int64 // partitions' bytes held in memory before temporary files
 }
 
 func newWriterConfig(opts []WriterOption) (*writerConfig, error) {
-	c := &writerConfig{codec: framing.LZ4, algorithm: Adler32}
+	c := &writerConfig{codec: framing.LZ4, algorithm: Adler32, writeMemory: DefaultWriteMemory}
 	for _, o := range opts {
 		if err := o(c); err != nil {
 			return nil, err
@@ -93,10 +95,46 @@ func WithSpillRows(n int64) WriterOption {
 
 // WithOverwrite replaces a map output of the same shuffle and map id
 // already in the directory (default: NewMapOutputWriter and Close refuse
-// it with ErrExists). The old files are replaced on Close only.
+// it with ErrExists). The old files are replaced on Close only: each is
+// renamed aside (its name + ".old-<uuid>"), the new files renamed in (the
+// index last), then the old ones removed; a failure on the way puts the
+// old files back, byte for byte.
 func WithOverwrite(force bool) WriterOption {
 	return func(o *writerConfig) error {
 		o.force = force
+		return nil
+	}
+}
+
+// WithSync makes Close fsync the data, checksum and index files before
+// renaming them into place, and the directory after, so a committed map
+// output survives a crash of the machine. The default is not to sync, as
+// Spark does not: spark.shuffle.sync ("whether to force outstanding
+// writes to disk") defaults to false, and a lost map output is
+// recomputed by its stage.
+func WithSync(sync bool) WriterOption {
+	return func(o *writerConfig) error {
+		o.sync = sync
+		return nil
+	}
+}
+
+// DefaultWriteMemory is how many bytes of compressed partitions a
+// MapOutputWriter holds in memory unless WithWriteMemory says otherwise.
+const DefaultWriteMemory = 64 << 20
+
+// WithWriteMemory sets how many bytes of the partitions' compressed
+// segments the writer may hold in memory, all partitions together
+// (default DefaultWriteMemory). A map output that fits is assembled in
+// memory and written once, into the data file; a partition whose bytes
+// would take the writer past n moves them to a temporary file and goes on
+// there. 0 puts every partition in a temporary file from its first byte.
+func WithWriteMemory(n int64) WriterOption {
+	return func(o *writerConfig) error {
+		if n < 0 {
+			return fmt.Errorf("sparkshuffle: write memory %d, want 0 (temporary files only) or more: %w", n, arrow.ErrInvalid)
+		}
+		o.writeMemory = n
 		return nil
 	}
 }

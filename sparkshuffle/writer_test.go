@@ -223,7 +223,9 @@ func (c *writeCase) checkFiles(t *testing.T, dir string, shuffle int, mapID int6
 // checksum algorithm, spills and empty partitions, requires the files to
 // be byte for byte the encoder's framed and compressed rows with Spark's
 // index and checksums, and reads every partition back with Open and
-// NewReader, value for value.
+// NewReader, value for value; some cases sync (WithSync), some keep the
+// partitions in memory, some in temporary files, some move there partway
+// (WithWriteMemory).
 func TestWriterRoundTrip(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -233,7 +235,11 @@ func TestWriterRoundTrip(t *testing.T) {
 		c := randomWriteCase(mem, r, codec, alg)
 		t.Run(fmt.Sprintf("%d/%v/%v/spill=%d", i, codec, alg, c.spill), func(t *testing.T) {
 			dir := t.TempDir()
-			w := c.write(t, dir, 3, int64(i))
+			// The same files synced or not, and whether the partitions
+			// stay in memory, go to temporary files from the start, or
+			// move there partway.
+			budget := []int64{sparkshuffle.DefaultWriteMemory, 0, 700, 5000}[i%4]
+			w := c.write(t, dir, 3, int64(i), sparkshuffle.WithSync(i%3 == 0), sparkshuffle.WithWriteMemory(budget))
 			c.checkFiles(t, dir, 3, int64(i), w.Output())
 			rows := w.PartitionRows()
 			set, err := sparkshuffle.Open(dir)
@@ -371,6 +377,7 @@ func TestWriterBadOptions(t *testing.T) {
 		{name: "zlib codec", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteCodec(framing.Zlib)}, want: "cannot write codec zlib"},
 		{name: "checksum", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteChecksum(9)}, want: "unknown checksum algorithm"},
 		{name: "spill", opts: []sparkshuffle.WriterOption{sparkshuffle.WithSpillRows(-1)}, want: "spill rows -1"},
+		{name: "write memory", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteMemory(-1)}, want: "write memory -1"},
 		{name: "block size", opts: []sparkshuffle.WriterOption{sparkshuffle.WithStreamOptions(framing.WithBlockSize(10))}, want: "lz4 block size 10"},
 		{name: "zstd block size", opts: []sparkshuffle.WriterOption{sparkshuffle.WithWriteCodec(framing.Zstd), sparkshuffle.WithStreamOptions(framing.WithBlockSize(1 << 10))}, want: "zstd streams have no block size"},
 		{name: "missing dir", dir: filepath.Join(dir, "nope"), want: "no such file or directory"},

@@ -19,7 +19,7 @@ import (
 var shuffleWriteCommand = &command{
 	name:    "shuffle write",
 	summary: "write Arrow IPC streams or files, or Parquet files, as one Spark map output (.data, .index, .checksum), partitioned as Spark's HashPartitioning",
-	usage:   "--partitions R [--partition-by COL[,COL...]] [--codec lz4|lzf|snappy|zstd|none] [--checksum ADLER32|CRC32|CRC32C|none] [--shuffle N] [--map M] [--spill-rows K] [--force] -o DIR [--no-progress] [IN...]",
+	usage:   "--partitions R [--partition-by COL[,COL...]] [--codec lz4|lzf|snappy|zstd|none] [--checksum ADLER32|CRC32|CRC32C|none] [--shuffle N] [--map M] [--spill-rows K] [--force] [--sync] -o DIR [--no-progress] [IN...]",
 	examples: []string{
 		`rowbridge shuffle write --partitions 4 --partition-by id -o /tmp/shuffle testdata/sample/sample.arrow   # pmod(hash(id), 4), as Spark's repartition(4, id)`,
 		`rowbridge shuffle write --partitions 8 --codec zstd --checksum CRC32C --shuffle 2 --map 17 -o /tmp/shuffle testdata/sample/sample.arrow   # round robin from partition 0`,
@@ -36,7 +36,7 @@ func shuffleWriteFlags(fs *flag.FlagSet) func(*env, []string) error {
 		out                      string
 		shuffle                  int
 		mapID, spillRows         int64
-		force                    bool
+		force, sync              bool
 	)
 	noProgress := declareProgress(fs)
 	fs.IntVar(&partitions, "partitions", 0, "number of reduce partitions (required)")
@@ -47,9 +47,10 @@ func shuffleWriteFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Int64Var(&mapID, "map", 0, "map id in the file names (a task attempt id in Spark 3.0+)")
 	fs.Int64Var(&spillRows, "spill-rows", 0, "start a new codec stream every K rows within a partition, as Spark's fast spill merge concatenates them (0: one stream per partition)")
 	fs.BoolVar(&force, "force", false, "replace a map output of the same shuffle and map id in DIR")
+	fs.BoolVar(&sync, "sync", false, "fsync the files and the folder before and after renaming them into place (Spark's spark.shuffle.sync, default false, as here)")
 	fs.StringVar(&out, "o", "", "output folder DIR (required; created if missing); the files appear only when the command succeeds")
 	return func(e *env, args []string) error {
-		opts, err := shuffleWriteOptions(fs, partitions, codec, algo, shuffle, mapID, spillRows, force)
+		opts, err := shuffleWriteOptions(fs, partitions, codec, algo, shuffle, mapID, spillRows, force, sync)
 		if err != nil {
 			return err
 		}
@@ -68,7 +69,7 @@ func shuffleWriteFlags(fs *flag.FlagSet) func(*env, []string) error {
 
 // shuffleWriteOptions checks the flags of the writer; every mistake is a
 // usage error.
-func shuffleWriteOptions(fs *flag.FlagSet, partitions int, codec, algo string, shuffle int, mapID, spillRows int64, force bool) ([]sparkshuffle.WriterOption, error) {
+func shuffleWriteOptions(fs *flag.FlagSet, partitions int, codec, algo string, shuffle int, mapID, spillRows int64, force, sync bool) ([]sparkshuffle.WriterOption, error) {
 	switch {
 	case !flagSet(fs, "partitions"):
 		return nil, usagef("--partitions is required")
@@ -97,7 +98,7 @@ func shuffleWriteOptions(fs *flag.FlagSet, partitions int, codec, algo string, s
 		}
 	}
 	return []sparkshuffle.WriterOption{sparkshuffle.WithWriteCodec(c), sparkshuffle.WithWriteChecksum(alg),
-		sparkshuffle.WithSpillRows(spillRows), sparkshuffle.WithOverwrite(force)}, nil
+		sparkshuffle.WithSpillRows(spillRows), sparkshuffle.WithOverwrite(force), sparkshuffle.WithSync(sync)}, nil
 }
 
 // partitionKeys resolves --partition-by against the input's schema.

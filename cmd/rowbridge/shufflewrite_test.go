@@ -246,10 +246,20 @@ func TestShuffleWriteBadInput(t *testing.T) {
 	require.Equal(t, 1, code, stderr)
 	require.Empty(t, dirContents(t, out))
 
-	// --force replaces the map output.
+	// --force with an input that fails midway keeps the old map output,
+	// byte for byte.
+	_, stderr, code = cli(t, nil, "shuffle", "write", "--partitions", "2", "--partition-by", "id", "--force", "-o", existing, cut)
+	require.Equal(t, 1, code, stderr)
+	require.Equal(t, before, dirContents(t, existing), "a failed --force leaves the old map output")
+
+	// --force replaces the map output; --sync writes the same files.
 	_, stderr, code = cli(t, nil, "shuffle", "write", "--partitions", "3", "--checksum", "CRC32", "--force", "-o", existing, good)
 	require.Equal(t, 0, code, stderr)
+	unsynced := dirContents(t, existing)
+	_, stderr, code = cli(t, nil, "shuffle", "write", "--partitions", "3", "--checksum", "CRC32", "--force", "--sync", "-o", existing, good)
+	require.Equal(t, 0, code, stderr)
 	after := dirContents(t, existing)
+	require.Equal(t, unsynced, after)
 	require.Len(t, after, 3)
 	require.Contains(t, after, "shuffle_0_0_0.checksum.CRC32")
 	require.NotContains(t, after, "shuffle_0_0_0.checksum.ADLER32")
