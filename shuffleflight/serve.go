@@ -23,10 +23,10 @@ func (s *Server) GRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 // Serve serves calls on lis until ctx ends, then stops gracefully: it
 // accepts no new calls and waits for the running ones, at most grace,
 // before ending the calls still running (their clients get Unavailable
-// or Canceled). It returns nil after such a stop, or the error that ended
+// or Canceled). ServerOptions come before opts. It returns nil after such a stop, or the error that ended
 // the listener.
 func (s *Server) Serve(ctx context.Context, lis net.Listener, grace time.Duration, opts ...grpc.ServerOption) error {
-	gs := s.GRPCServer(opts...)
+	gs := s.GRPCServer(append(ServerOptions(), opts...)...)
 	served := make(chan error, 1)
 	go func() { served <- gs.Serve(lis) }()
 	select {
