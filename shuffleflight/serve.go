@@ -10,11 +10,12 @@ import (
 	"google.golang.org/grpc"
 )
 
-// GRPCServer returns a new gRPC server with the Server's interceptors and
-// the Flight service registered, for a caller that runs it itself; opts
-// are passed on (TLS credentials, say).
+// GRPCServer returns a new gRPC server with the Server's interceptors, the
+// Flight service registered and the codec that writes DoGet's messages
+// into buffers grpc does not zero first (see flightCodec), for a caller
+// that runs it itself; opts are passed on (TLS credentials, say).
 func (s *Server) GRPCServer(opts ...grpc.ServerOption) *grpc.Server {
-	opts = append(opts, grpc.ChainUnaryInterceptor(s.UnaryInterceptor()), grpc.ChainStreamInterceptor(s.StreamInterceptor()))
+	opts = append(opts, grpc.ForceServerCodecV2(newFlightCodec()), grpc.ChainUnaryInterceptor(s.UnaryInterceptor()), grpc.ChainStreamInterceptor(s.StreamInterceptor()))
 	gs := grpc.NewServer(opts...)
 	flight.RegisterFlightServiceServer(gs, s)
 	return gs
