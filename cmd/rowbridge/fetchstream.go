@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -16,7 +17,8 @@ import (
 // copyStreams writes the endpoints' DoGet streams to out as one Arrow IPC
 // stream without decoding them: the schema once, then every stream's
 // messages after its schema as they came (a FlightData's header and body
-// are an IPC message's metadata and body), then the end-of-stream marker.
+// are an IPC message's metadata and body), then the end-of-stream marker;
+// each endpoint's DoGet starts while the one before it is copied.
 // It writes the bytes the ipc.Writer of the batches read would write.
 func (r *endpointReader) copyStreams(out io.Writer) error {
 	schema := ipc.GetSchemaPayload(r.schema, memory.DefaultAllocator)
@@ -30,17 +32,30 @@ func (r *endpointReader) copyStreams(out io.Writer) error {
 		want = bytes.Clone(meta.Bytes())
 		meta.Release()
 	}
-	for r.err == nil && len(r.endpoints) > 0 {
-		stream, err := r.open()
-		if err != nil {
-			return err
-		}
-		if err := copyStream(stream, r.schema, want, out); err != nil {
+	// The next endpoint's DoGet starts as the current one is copied: its
+	// server reads ahead (up to the flow-control window) meanwhile.
+	ctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	r.ctx = ctx
+	var next flight.FlightService_DoGetClient
+	if len(r.endpoints) > 0 {
+		var err error
+		if next, err = r.open(); err != nil {
 			return err
 		}
 	}
-	if r.err != nil {
-		return r.err
+	for next != nil {
+		cur := next
+		next = nil
+		if len(r.endpoints) > 0 {
+			var err error
+			if next, err = r.open(); err != nil {
+				return err
+			}
+		}
+		if err := copyStream(cur, r.schema, want, out); err != nil {
+			return err
+		}
 	}
 	_, err := out.Write([]byte{0xff, 0xff, 0xff, 0xff, 0, 0, 0, 0})
 	return err
