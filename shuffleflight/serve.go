@@ -10,11 +10,12 @@ import (
 	"google.golang.org/grpc"
 )
 
-// GRPCServer returns a new gRPC server with the Server's interceptors and
-// the Flight service registered, for a caller that runs it itself; opts
-// are passed on (TLS credentials, say).
+// GRPCServer returns a new gRPC server with the Server's interceptors, the
+// Flight service registered and the codec that writes DoGet's messages
+// into buffers grpc does not zero first (see flightCodec), for a caller
+// that runs it itself; opts are passed on (TLS credentials, say).
 func (s *Server) GRPCServer(opts ...grpc.ServerOption) *grpc.Server {
-	opts = append(opts, grpc.ChainUnaryInterceptor(s.UnaryInterceptor()), grpc.ChainStreamInterceptor(s.StreamInterceptor()))
+	opts = append(opts, grpc.ForceServerCodecV2(newFlightCodec()), grpc.ChainUnaryInterceptor(s.UnaryInterceptor()), grpc.ChainStreamInterceptor(s.StreamInterceptor()))
 	gs := grpc.NewServer(opts...)
 	flight.RegisterFlightServiceServer(gs, s)
 	return gs
@@ -23,10 +24,10 @@ func (s *Server) GRPCServer(opts ...grpc.ServerOption) *grpc.Server {
 // Serve serves calls on lis until ctx ends, then stops gracefully: it
 // accepts no new calls and waits for the running ones, at most grace,
 // before ending the calls still running (their clients get Unavailable
-// or Canceled). It returns nil after such a stop, or the error that ended
+// or Canceled). ServerOptions come before opts. It returns nil after such a stop, or the error that ended
 // the listener.
 func (s *Server) Serve(ctx context.Context, lis net.Listener, grace time.Duration, opts ...grpc.ServerOption) error {
-	gs := s.GRPCServer(opts...)
+	gs := s.GRPCServer(append(ServerOptions(), opts...)...)
 	served := make(chan error, 1)
 	go func() { served <- gs.Serve(lis) }()
 	select {

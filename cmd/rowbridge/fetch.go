@@ -105,7 +105,11 @@ func fetchFlags(fs *flag.FlagSet) func(*env, []string) error {
 		rr := &endpointReader{ctx: ctx, clients: clients, addr: addr, schema: schema, endpoints: info.GetEndpoint()[first : last+1]}
 		rr.refs.Store(1)
 		defer rr.Release()
-		err = writeBatches(rr, sink, o, memory.DefaultAllocator, nil, nil)
+		if strings.EqualFold(to, toArrowStream) {
+			err = rr.copyStreams(o)
+		} else {
+			err = writeBatches(rr, sink, o, memory.DefaultAllocator, nil, nil)
+		}
 		if err != nil {
 			err = flightError(err)
 		}
@@ -186,9 +190,8 @@ func (c *flightClients) get(addr string) (flight.Client, error) {
 	if cl, ok := c.byAddr[addr]; ok {
 		return cl, nil
 	}
-	cl, err := flight.NewClientWithMiddleware(addr, nil, nil,
-		grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(c.maxMessage)))
+	opts := append(shuffleflight.DialOptions(c.maxMessage), grpc.WithTransportCredentials(insecure.NewCredentials()))
+	cl, err := flight.NewClientWithMiddleware(addr, nil, nil, opts...)
 	if err != nil {
 		return nil, err
 	}
@@ -232,25 +235,8 @@ func (r *endpointReader) Next() bool {
 		if len(r.endpoints) == 0 {
 			return false
 		}
-		ep := r.endpoints[0]
-		r.endpoints = r.endpoints[1:]
-		addr := r.addr
-		if locs := ep.GetLocation(); len(locs) > 0 {
-			a, err := flightAddr(locs[0].GetUri())
-			if err != nil {
-				r.err = fmt.Errorf("endpoint location %q: not a grpc:// URI this client reaches", locs[0].GetUri())
-				break
-			}
-			addr = a
-		}
-		client, err := r.clients.get(addr)
+		stream, err := r.open()
 		if err != nil {
-			r.err = err
-			break
-		}
-		stream, err := client.DoGet(r.ctx, ep.GetTicket())
-		if err != nil {
-			r.err = err
 			break
 		}
 		if r.cur, r.err = flight.NewRecordReader(stream, ipc.WithAllocator(memory.DefaultAllocator)); r.err != nil {
@@ -261,6 +247,33 @@ func (r *endpointReader) Next() bool {
 		}
 	}
 	return false
+}
+
+// open starts the DoGet of the next endpoint, from its location's server
+// or the one asked; a failure is also r.err.
+func (r *endpointReader) open() (flight.FlightService_DoGetClient, error) {
+	ep := r.endpoints[0]
+	r.endpoints = r.endpoints[1:]
+	addr := r.addr
+	if locs := ep.GetLocation(); len(locs) > 0 {
+		a, err := flightAddr(locs[0].GetUri())
+		if err != nil {
+			r.err = fmt.Errorf("endpoint location %q: not a grpc:// URI this client reaches", locs[0].GetUri())
+			return nil, r.err
+		}
+		addr = a
+	}
+	client, err := r.clients.get(addr)
+	if err != nil {
+		r.err = err
+		return nil, err
+	}
+	stream, err := client.DoGet(r.ctx, ep.GetTicket())
+	if err != nil {
+		r.err = err
+		return nil, err
+	}
+	return stream, nil
 }
 
 func (r *endpointReader) RecordBatch() arrow.RecordBatch { return r.cur.RecordBatch() }
