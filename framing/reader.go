@@ -65,6 +65,8 @@ type Reader struct {
 
 	rowsRead int64 // complete rows read, the current batch included
 	pos      int64 // bytes of the stream taken by the rows read (and markers skipped)
+	base     int64 // Spark framing: the stream offset of data[0]
+	gaps     int   // Spark framing: end markers skipped between the current batch's rows
 	err      error // sticky; returned after the rows read before it
 	readErr  error // Spark framing: the input's error, met while reading ahead
 	scratch  [HeaderSize]byte
@@ -197,6 +199,22 @@ func (r *Reader) Detach(data []byte, rows [][]byte) (taken []byte, takenRows [][
 	r.tail = 0
 	return taken, takenRows
 }
+
+// RowOffset is the stream offset of the size prefix of row i of the last
+// Next, in the Spark framing (in Velox's, -1): where a fault the decoder
+// finds in that row is to be placed.
+func (r *Reader) RowOffset(i int) int64 {
+	if r.framing != Spark || i < 0 || 2*i >= len(r.spans) {
+		return -1
+	}
+	return r.base + int64(r.spans[2*i]) - 4
+}
+
+// Contiguous reports whether the rows of the last Next lie back to back,
+// each after its size prefix, with no end marker between two of them:
+// then row i's prefix is at RowOffset(0) plus the sizes of the rows
+// before it, 4 bytes more each. Markers before the first row do not count.
+func (r *Reader) Contiguous() bool { return r.gaps == 0 }
 
 // RowsRead is the number of complete rows read so far.
 func (r *Reader) RowsRead() int64 { return r.rowsRead }

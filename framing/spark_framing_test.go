@@ -2,8 +2,10 @@ package framing
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"testing"
 	"testing/iotest"
 
@@ -61,6 +63,45 @@ func TestSparkEndMarkerThenMore(t *testing.T) {
 	require.Empty(t, got)
 	_, err = readAll(t, bytes.NewReader(append(bytes.Clone(end), 0xff, 0xff)), Spark, None, 4)
 	require.ErrorIs(t, err, rowbridge.ErrTruncated)
+}
+
+// RowOffset places each row of a batch at its size prefix, end markers
+// before and between the rows counted, and Contiguous tells a batch with a
+// marker between its rows from one without.
+func TestSparkRowOffsets(t *testing.T) {
+	end := []byte{0xff, 0xff, 0xff, 0xff}
+	a, b := makeRows(3, 3, true), makeRows(2, 2, true)
+	stream := append(append(append(bytes.Clone(end), encode(t, Spark, None, a)...), end...), encode(t, Spark, None, b)...)
+	var want []int64 // every row's prefix
+	for off := 0; off < len(stream); {
+		u := binary.BigEndian.Uint32(stream[off:])
+		if u != 0xffffffff {
+			want = append(want, int64(off))
+			off += int(u)
+		}
+		off += 4
+	}
+	require.Len(t, want, 5)
+	for _, n := range []int{1, 2, 3, 5} {
+		r, err := NewReader(bytes.NewReader(stream), Spark, None)
+		require.NoError(t, err)
+		var got []int64
+		for first := 0; ; {
+			rows, err := r.Next(n)
+			if err == io.EOF {
+				break
+			}
+			require.NoError(t, err)
+			for i := range rows {
+				got = append(got, r.RowOffset(i))
+			}
+			gap := first < 3 && first+len(rows) > 3 // rows 2 and 3 have a marker between them
+			require.Equal(t, !gap, r.Contiguous(), "batch of %d from row %d", n, first)
+			require.Equal(t, int64(-1), r.RowOffset(len(rows)))
+			first += len(rows)
+		}
+		require.Equal(t, want, got, "batches of %d", n)
+	}
 }
 
 // A codec failure inside the Spark framing is a *framing.Error (rows read,

@@ -28,6 +28,7 @@ const maxEmptyReads = 100
 func (r *Reader) sparkNext(n int) {
 	ahead := copy(r.data, r.data[r.tail:])
 	r.data, r.tail = r.data[:ahead], 0
+	r.base, r.gaps = r.pos, 0
 	empty := 0
 	for r.err == nil {
 		r.sparkRecords(n)
@@ -65,6 +66,9 @@ func (r *Reader) sparkRecords(n int) {
 	for len(r.spans)/2 < n && len(buf)-end >= 4 {
 		u := binary.BigEndian.Uint32(buf[end:])
 		if u == endMarker {
+			if len(r.spans) > 0 {
+				r.gaps++
+			}
 			end += 4
 			continue
 		}

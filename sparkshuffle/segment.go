@@ -125,6 +125,9 @@ type rowBatch struct {
 	rows      [][]byte
 	firstRow  int64 // index within the segment of rows[0]
 	streamOff int64 // decompressed-stream offset of rows[0]'s size prefix
+	// offs, when end markers lie between the rows, is the offset of each
+	// row's size prefix; nil when they follow one another (the rule).
+	offs []int64
 }
 
 // segmentReader splits a segment's records into batches: the segment's
@@ -302,10 +305,16 @@ func (sr *segmentReader) consumed() int64 { return sr.fr.Offset() }
 // next reads the next batch of up to n rows; io.EOF at the segment's end.
 // The rows alias the reader's buffers until the next call.
 func (sr *segmentReader) next(n int) (rowBatch, error) {
-	start := sr.consumed()
 	rows, err := sr.fr.Next(n)
 	if len(rows) > 0 {
-		return rowBatch{rows: rows, firstRow: sr.fr.RowsRead() - int64(len(rows)), streamOff: start}, nil
+		b := rowBatch{rows: rows, firstRow: sr.fr.RowsRead() - int64(len(rows)), streamOff: sr.fr.RowOffset(0)}
+		if !sr.fr.Contiguous() {
+			b.offs = make([]int64, len(rows))
+			for i := range rows {
+				b.offs[i] = sr.fr.RowOffset(i)
+			}
+		}
+		return b, nil
 	}
 	if err == io.EOF {
 		return rowBatch{}, io.EOF
@@ -344,10 +353,14 @@ func decodeError(s Segment, codec framing.Codec, b rowBatch, err error) error {
 	if !errors.As(err, &de) || de.Row < 0 || de.Row >= len(b.rows) {
 		return seg.fail(err, -1, -1, b.firstRow)
 	}
-	// A -1 size between rows (very old Spark) would shift this by 4 bytes.
-	off := b.streamOff
-	for _, r := range b.rows[:de.Row] {
-		off += 4 + int64(len(r))
+	var off int64
+	if b.offs != nil {
+		off = b.offs[de.Row]
+	} else {
+		off = b.streamOff
+		for _, r := range b.rows[:de.Row] {
+			off += 4 + int64(len(r))
+		}
 	}
 	off += 4 // the row's size prefix
 	if de.Offset >= 0 {
