@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"testing"
+)
+
+func TestCopiesCopy(t *testing.T) {
+	a, b := []byte("0123456789"), make([]byte, 10)
+	require := func(ok bool, msg string) {
+		t.Helper()
+		if !ok {
+			t.Fatal(msg)
+		}
+	}
+	copies(a, b, 3)
+	require(bytes.Equal(a, b), "copies leaves b equal to a")
+}
+
+func TestChainDeterministic(t *testing.T) {
+	c := chain(1000)
+	if chain(1000) != c || chain(1001) == c {
+		t.Fatal("chain is a function of its step count")
+	}
+}
+
+func TestRunTakesTime(t *testing.T) {
+	for _, k := range []kind{{"compute", 0}, {"L2", 4 << 10}} {
+		for g := 1; g <= 2; g++ {
+			if d := run(k, g, 0.001); d <= 0 {
+				t.Fatalf("%s on %d goroutines: %v", k.name, g, d)
+			}
+		}
+	}
+}
