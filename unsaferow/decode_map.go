@@ -45,18 +45,19 @@ func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayDat
 		offBuf.Release()
 		return nil, err
 	}
-	total, err := st.countArrays(keyArrays, layoutOf(kn), kn.Path, offs, &v)
+	total, keyNulls, err := st.countArrays(keyArrays, layoutOf(kn), kn.Path, offs, &v)
 	if err != nil {
 		return abort(err)
 	}
-	if err := st.checkValueCounts(n, vn, valArrays, offs); err != nil {
-		return abort(err)
-	}
-	keys, err := st.decodeElements(kn, keyArrays, offs, total, true)
+	valNulls, err := st.checkValueCounts(n, vn, valArrays, offs)
 	if err != nil {
 		return abort(err)
 	}
-	values, err := st.decodeElements(vn, valArrays, offs, total, false)
+	keys, err := st.decodeElements(kn, keyArrays, offs, total, keyNulls, true)
+	if err != nil {
+		return abort(err)
+	}
+	values, err := st.decodeElements(vn, valArrays, offs, total, valNulls, false)
 	if err != nil {
 		keys.Release()
 		return abort(err)
@@ -65,20 +66,48 @@ func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayDat
 	return columnar.NewMapData(n.Type.(*arrow.MapType), len(spans), validity, nulls, offBuf, keys, values), nil
 }
 
-// checkValueCounts checks each value array against the key count in offs.
-func (st *decodeState) checkValueCounts(n, vn *columnar.Node, valArrays []span, offs []int32) error {
-	for k, s := range valArrays {
+// checkValueCounts checks each value array against the key count in offs
+// and reports, as countArrays does, whether any value may be null.
+func (st *decodeState) checkValueCounts(n, vn *columnar.Node, valArrays []span, offs []int32) (bool, error) {
+	el := layoutOf(vn)
+	nulls, bad := valueCounts(st.rows, valArrays, el, offs)
+	if bad < 0 {
+		return nulls != 0, nil
+	}
+	s := valArrays[bad]
+	c, ok := st.arrayCount(s, el)
+	if !ok {
+		return false, st.arrayCountError(s, el, vn.Path)
+	}
+	return false, fail(s.row, n.Path, int64(s.start), rowbridge.ErrCount,
+		"map has %d keys and %d values", offs[bad+1]-offs[bad], c)
+}
+
+// valueCounts is checkValueCounts' loop: countRun's checks of each array,
+// against the count in offs rather than writing it. It returns the index
+// of the first array that fails them as bad (-1 when there is none).
+func valueCounts(rows [][]byte, arrays []span, el elemLayout, offs []int32) (nulls uint64, bad int) {
+	offs = offs[:len(arrays)+1]
+	for k, s := range arrays {
 		if s.isNull() {
 			continue
 		}
-		c, ok := st.arrayCount(s, layoutOf(vn))
-		if !ok {
-			return st.arrayCountError(s, layoutOf(vn), vn.Path)
+		r := rows[s.row]
+		size := int64(s.end - s.start)
+		c := int64(offs[k+1] - offs[k])
+		if size < 8 || binary.LittleEndian.Uint64(r[s.start:s.start+8]) != uint64(c) {
+			return 0, k
 		}
-		if keys := int64(offs[k+1] - offs[k]); c != keys {
-			return fail(s.row, n.Path, int64(s.start), rowbridge.ErrCount,
-				"map has %d keys and %d values", keys, c)
+		d := size - (arrayHeader(c) + c*el.width)
+		if uint64(d) > uint64(el.slack) {
+			return 0, k
 		}
+		last := s.start + 8*int32(nwords(c))
+		word, unused := binary.LittleEndian.Uint64(r[last:last+8]), unusedBits(c)
+		if word&unused|uint64(size&el.align)*uint64(d) != 0 {
+			return 0, k
+		}
+		nulls |= word&^unused | uint64(c>>6)
 	}
-	return nil
+	return nulls, -1
 }
