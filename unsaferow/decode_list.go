@@ -225,13 +225,7 @@ func (st *decodeState) decodeList(n *columnar.Node, spans []span) (arrow.ArrayDa
 	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
 	offBuf, offs := columnar.NewOffsets(st.mem, len(spans))
-	total, elemNulls, err := st.countArrays(spans, layoutOf(e), n.Path, offs, &v)
-	if err != nil {
-		v.Release()
-		offBuf.Release()
-		return nil, err
-	}
-	elems, err := st.decodeElements(e, spans, offs, total, elemNulls, false)
+	elems, err := st.listElements(e, n.Path, spans, offs, &v)
 	if err != nil {
 		v.Release()
 		offBuf.Release()
@@ -239,6 +233,25 @@ func (st *decodeState) decodeList(n *columnar.Node, spans []span) (arrow.ArrayDa
 	}
 	validity, nulls := v.Finish()
 	return columnar.NewListData(n.Type, len(spans), validity, nulls, offBuf, elems), nil
+}
+
+// listElements counts the arrays in spans into offs, marking null arrays
+// in v, and decodes their elements.
+func (st *decodeState) listElements(e *columnar.Node, path string, spans []span, offs []int32, v *columnar.Validity) (arrow.ArrayData, error) {
+	if wordElements(e) {
+		buf, total, nulls, ok, err := st.countCopyArrays(e, spans, path, offs, v)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return st.wordElementData(e, spans, offs, total, nulls, false, buf)
+		}
+	}
+	total, nulls, err := st.countArrays(spans, layoutOf(e), path, offs, v)
+	if err != nil {
+		return nil, err
+	}
+	return st.decodeElements(e, spans, offs, total, nulls, false)
 }
 
 // elementBits is the null bitset of an array with c elements starting at p.

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 
 	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 )
@@ -45,25 +46,75 @@ func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayDat
 		offBuf.Release()
 		return nil, err
 	}
-	total, keyNulls, err := st.countArrays(keyArrays, layoutOf(kn), kn.Path, offs, &v)
+	// Word keys and values are copied while they are counted and checked
+	// (decode_list_words.go); the others are decoded after.
+	keys, err := st.countMapKeys(kn, keyArrays, offs, &v)
 	if err != nil {
 		return abort(err)
 	}
-	valNulls, err := st.checkValueCounts(n, vn, valArrays, offs)
+	total := int(offs[len(spans)])
+	vals, err := st.checkMapValues(n, vn, valArrays, offs, total)
 	if err != nil {
+		keys.release()
 		return abort(err)
 	}
-	keys, err := st.decodeElements(kn, keyArrays, offs, total, keyNulls, true)
+	keyData, err := keys.decode(st, kn, keyArrays, offs, total, true)
 	if err != nil {
+		vals.release()
 		return abort(err)
 	}
-	values, err := st.decodeElements(vn, valArrays, offs, total, valNulls, false)
+	values, err := vals.decode(st, vn, valArrays, offs, total, false)
 	if err != nil {
-		keys.Release()
+		keyData.Release()
 		return abort(err)
 	}
 	validity, nulls := v.Finish()
-	return columnar.NewMapData(n.Type.(*arrow.MapType), len(spans), validity, nulls, offBuf, keys, values), nil
+	return columnar.NewMapData(n.Type.(*arrow.MapType), len(spans), validity, nulls, offBuf, keyData, values), nil
+}
+
+// mapColumn is a map's key or value level between its check and its
+// decode: buf holds the elements when they are words copied already.
+type mapColumn struct {
+	buf   *memory.Buffer
+	nulls bool
+}
+
+func (c mapColumn) release() {
+	if c.buf != nil {
+		c.buf.Release()
+	}
+}
+
+// decode decodes the level's elements (keys says they are map keys).
+func (c mapColumn) decode(st *decodeState, e *columnar.Node, arrays []span, offs []int32, total int, keys bool) (arrow.ArrayData, error) {
+	if c.buf != nil {
+		return st.wordElementData(e, arrays, offs, total, c.nulls, keys, c.buf)
+	}
+	return st.decodeElements(e, arrays, offs, total, c.nulls, keys)
+}
+
+// countMapKeys counts the key arrays into offs, marking null maps in v.
+func (st *decodeState) countMapKeys(kn *columnar.Node, keyArrays []span, offs []int32, v *columnar.Validity) (mapColumn, error) {
+	if wordElements(kn) {
+		buf, _, nulls, ok, err := st.countCopyArrays(kn, keyArrays, kn.Path, offs, v)
+		if err != nil || ok {
+			return mapColumn{buf: buf, nulls: nulls}, err
+		}
+	}
+	_, nulls, err := st.countArrays(keyArrays, layoutOf(kn), kn.Path, offs, v)
+	return mapColumn{nulls: nulls}, err
+}
+
+// checkMapValues checks the value arrays against the key counts in offs.
+func (st *decodeState) checkMapValues(n, vn *columnar.Node, valArrays []span, offs []int32, total int) (mapColumn, error) {
+	if wordElements(vn) {
+		buf, nulls, ok, err := st.checkCopyValues(n, vn, valArrays, offs, total)
+		if err != nil || ok {
+			return mapColumn{buf: buf, nulls: nulls}, err
+		}
+	}
+	nulls, err := st.checkValueCounts(n, vn, valArrays, offs)
+	return mapColumn{nulls: nulls}, err
 }
 
 // checkValueCounts checks each value array against the key count in offs
