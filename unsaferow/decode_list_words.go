@@ -3,6 +3,7 @@ package unsaferow
 import (
 	"encoding/binary"
 	"math"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -47,7 +48,7 @@ func (st *decodeState) countCopyArrays(e *columnar.Node, spans []span, path stri
 	}
 	el := layoutOf(e)
 	buf = columnar.NewBuffer(st.mem, int(bound))
-	t, nl, bad := countCopyLevel(st.rows, spans, el, offs, buf.Bytes(), v)
+	t, nl, bad := countCopyLevel(st.rows, spans, el.width, offs, buf.Bytes(), v)
 	if bad < 0 {
 		buf.ResizeNoShrink(int(t * el.width))
 		return buf, int(t), nl != 0, true, nil
@@ -61,11 +62,21 @@ func (st *decodeState) countCopyArrays(e *columnar.Node, spans []span, path stri
 		"more than 2^31-1 elements in one column")
 }
 
-// countCopyLevel is countLevel with countCopyRun.
-func countCopyLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, out []byte, v *columnar.Validity) (total int64, nulls uint64, bad int) {
+// countCopyLevel is countLevel with countCopyRun, for elements of width
+// bytes.
+func countCopyLevel(rows [][]byte, spans []span, width int64, offs []int32, out []byte, v *columnar.Validity) (total int64, nulls uint64, bad int) {
 	offs = offs[:len(spans)+1]
 	for k := 0; ; k++ {
-		k, total, nulls = countCopyRun(rows, spans, el, offs, out, k, total, nulls)
+		switch width {
+		case 8:
+			k, total, nulls = countCopyRun[uint64](rows, spans, offs, out, k, total, nulls)
+		case 4:
+			k, total, nulls = countCopyRun[uint32](rows, spans, offs, out, k, total, nulls)
+		case 2:
+			k, total, nulls = countCopyRun[uint16](rows, spans, offs, out, k, total, nulls)
+		default:
+			k, total, nulls = countCopyRun[uint8](rows, spans, offs, out, k, total, nulls)
+		}
 		if k == len(spans) {
 			return total, nulls, -1
 		}
@@ -77,52 +88,52 @@ func countCopyLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, ou
 	}
 }
 
-// countCopyRun is countRun that also copies each array's element region
-// to its place in out (sized by elementBound). A region of at most 8
-// bytes (the inner arrays of ARRAY(ARRAY(BIGINT)) hold 0 or 1 element) is
-// copied as one whole word whenever the row and out have the room, so that
-// no branch depends on its count, which is random there and would be
-// mispredicted: the bytes written past the region belong to later arrays,
-// which are written after it, or lie past the length out is cut to.
-func countCopyRun(rows [][]byte, spans []span, el elemLayout, offs []int32, out []byte, k int, total int64, nulls uint64) (int, int64, uint64) {
+// countCopyRun is countRun for elements of T's width (whose arrays may
+// have up to 7 bytes of padding, in a size that is then a multiple of 8)
+// that also copies each array's element region to its place in out (sized
+// by elementBound, which also keeps the total below 2^31). A region of at
+// most 8 bytes (the inner arrays of ARRAY(ARRAY(BIGINT)) hold 0 or 1
+// element) is copied as one whole word whenever the row and out have the
+// room, so that no branch depends on its count, which is random there and
+// would be mispredicted: the bytes written past the region belong to later
+// arrays, which are written after it, or lie past the length out is cut
+// to. Each instantiation has its width as a constant, which keeps the
+// loop's values in registers.
+func countCopyRun[T columnar.Word](rows [][]byte, spans []span, offs []int32, out []byte, k int, total int64, nulls uint64) (int, int64, uint64) {
+	w := int64(unsafe.Sizeof(T(0)))
 	offs = offs[:len(spans)+1]
 	var r []byte
 	row := int32(-1)
 	for ; k < len(spans); k++ {
 		s := spans[k]
 		if s.start < 0 {
-			return k, total, nulls
+			break
 		}
 		if s.row != row { // consecutive arrays mostly share a row
 			r, row = rows[s.row], s.row
 		}
 		size := int64(s.end - s.start)
 		if size < 8 {
-			return k, total, nulls
+			break
 		}
 		c := int64(columnar.Load[uint64](r, int(s.start)))
-		if uint64(c) > math.MaxInt32 {
-			return k, total, nulls
-		}
-		n := c * el.width
-		d := size - (arrayHeader(c) + n)
-		if uint64(d) > uint64(el.slack) { // d < 0 is huge
-			return k, total, nulls
+		d := size - (arrayHeader(c) + c*w)
+		if uint64(c) > math.MaxInt32 || uint64(d) > 7 { // d < 0 is huge
+			break
 		}
 		// As in countRun: the last bitset word (the count when c == 0),
 		// followed by the element region.
 		last := int(s.start) + 8*int(nwords(c))
 		word, unused := columnar.Load[uint64](r, last), unusedBits(c)
-		if word&unused|uint64(size&el.align)*uint64(d) != 0 || total+c > math.MaxInt32 {
-			return k, total, nulls
+		if word&unused|uint64(size&7)*uint64(d) != 0 {
+			break
 		}
 		nulls |= word&^unused | uint64(c>>6)
-		at := last + 8
-		dst := out[total*el.width:]
-		if n <= 8 && len(dst) >= 8 && len(r)-at >= 8 {
-			binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(r[at:]))
+		at, n, pos := last+8, int(c*w), int(total*w)
+		if n <= 8 && len(out)-pos >= 8 && len(r)-at >= 8 {
+			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(r[at:]))
 		} else {
-			copy(dst[:n], r[at:at+int(n)])
+			copy(out[pos:pos+n], r[at:at+n])
 		}
 		total += c
 		offs[k+1] = int32(total)
