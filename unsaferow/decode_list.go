@@ -292,6 +292,11 @@ func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []in
 	case isInline(e):
 		return st.decodeInlineElements(e, arrays, offs, total, nulls)
 	}
+	if wordListElements(e) {
+		if d, ok := st.decodeWordLists(e, arrays, offs, total, nulls); ok {
+			return d, nil
+		}
+	}
 	child := st.sc.push(total)
 	defer st.sc.pop(total)
 	if bad, at, used := resolveElementWords(st.rows, arrays, offs, child, st.budget, nulls); bad >= 0 {
