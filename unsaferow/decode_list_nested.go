@@ -11,13 +11,15 @@ import (
 
 // Arrays whose elements are arrays of fixed-width words (ARRAY(ARRAY(BIGINT))
 // and the like) are decoded without a span per inner array: one pass
-// follows each element word to its inner array and checks and counts it,
-// writing the inner offsets, and a second follows the words again to copy
-// the elements. Inner arrays are many and short (Velox's nestedArrays has
-// ten of 0 or 1 element per row), so what matters is the work per inner
-// array. The first pass gives up at the first thing it does not expect (a
-// bad word or count, a null, sizes past 2^31-1) and the level goes through
-// the general path, which reports what is wrong or decodes the nulls.
+// follows each element word to its inner array, checks and counts it,
+// writes the inner offsets and copies the elements into scratch memory,
+// which is then copied whole into a buffer of the size found. Inner arrays
+// are many and short (Velox's nestedArrays has ten of 0 or 1 element per
+// row), so what matters is the work per inner array, and the bytes copied
+// twice are few. The pass gives up at the first thing it does not expect
+// (a bad word or count, a null, sizes past 2^31-1) and the level goes
+// through the general path, which reports what is wrong or decodes the
+// nulls.
 
 // wordListElements reports whether e is an array of words.
 func wordListElements(e *columnar.Node) bool {
@@ -35,45 +37,50 @@ func (st *decodeState) decodeWordLists(e *columnar.Node, arrays []span, offs []i
 	}
 	ie := e.Children[0]
 	w := int64(ie.Kind.ValueWidth())
+	// The inner arrays lie inside the arrays, so their elements take at
+	// most the arrays' bytes: that sizes the scratch copy (8 more for a
+	// last whole word).
+	var bound int64
+	for _, s := range arrays {
+		if s.start >= 0 {
+			bound += int64(s.end - s.start)
+		}
+	}
+	if bound > st.budget || bound > math.MaxInt32 {
+		return nil, false
+	}
+	tmp := st.sc.copyBytes(int(bound) + 8)
 	offBuf, ioffs := columnar.NewOffsets(st.mem, total)
 	var itotal int64
 	var inulls uint64
 	switch w {
 	case 8:
-		itotal, inulls, ok = countWordLists[uint64](st.rows, arrays, offs, ioffs, st.budget)
+		itotal, inulls, ok = countWordLists[uint64](st.rows, arrays, offs, ioffs, tmp, st.budget)
 	case 4:
-		itotal, inulls, ok = countWordLists[uint32](st.rows, arrays, offs, ioffs, st.budget)
+		itotal, inulls, ok = countWordLists[uint32](st.rows, arrays, offs, ioffs, tmp, st.budget)
 	case 2:
-		itotal, inulls, ok = countWordLists[uint16](st.rows, arrays, offs, ioffs, st.budget)
+		itotal, inulls, ok = countWordLists[uint16](st.rows, arrays, offs, ioffs, tmp, st.budget)
 	default:
-		itotal, inulls, ok = countWordLists[uint8](st.rows, arrays, offs, ioffs, st.budget)
+		itotal, inulls, ok = countWordLists[uint8](st.rows, arrays, offs, ioffs, tmp, st.budget)
 	}
-	if !ok || inulls != 0 || itotal*w > math.MaxInt32 {
+	if !ok || inulls != 0 {
 		offBuf.Release()
 		return nil, false
 	}
 	buf := columnar.NewBuffer(st.mem, int(itotal*w))
-	switch w {
-	case 8:
-		copyWordLists[uint64](st.rows, arrays, offs, ioffs, buf.Bytes())
-	case 4:
-		copyWordLists[uint32](st.rows, arrays, offs, ioffs, buf.Bytes())
-	case 2:
-		copyWordLists[uint16](st.rows, arrays, offs, ioffs, buf.Bytes())
-	default:
-		copyWordLists[uint8](st.rows, arrays, offs, ioffs, buf.Bytes())
-	}
+	copy(buf.Bytes(), tmp)
 	elems := columnar.NewFixedData(ie.Type, int(itotal), nil, 0, buf)
 	return columnar.NewListData(e.Type, total, nil, 0, offBuf, elems), true
 }
 
-// countWordLists is decodeWordLists' first pass over arrays with no null
+// countWordLists is decodeWordLists' pass over arrays with no null
 // element: for each element word it makes resolveWord's checks and, on the
 // inner array the word points at, countRun's (elements of T's width, up to
-// 7 bytes of padding), and writes the inner offsets ioffs. It returns the
-// inner element total, non-zero inulls when an inner element may be null
-// (as countRun's nulls), and false at the first check that fails.
-func countWordLists[T columnar.Word](rows [][]byte, arrays []span, offs, ioffs []int32, budget int64) (itotal int64, inulls uint64, ok bool) {
+// 7 bytes of padding), writes the inner offsets ioffs and copies the
+// elements into tmp. It returns the inner element total, non-zero inulls
+// when an inner element may be null (as countRun's nulls), and false at
+// the first check that fails.
+func countWordLists[T columnar.Word](rows [][]byte, arrays []span, offs, ioffs []int32, tmp []byte, budget int64) (itotal int64, inulls uint64, ok bool) {
 	offs = offs[:len(arrays)+1]
 	ioffs = ioffs[:offs[len(arrays)]+1]
 	var used int64
@@ -84,9 +91,9 @@ func countWordLists[T columnar.Word](rows [][]byte, arrays []span, offs, ioffs [
 		}
 		header := int(arrayHeader(int64(c)))
 		var u int64
-		itotal, inulls, u, ok = countInner[T](rows[s.row], int(s.start), header, ioffs[first+1:first+c+1], int64(s.end-s.start), itotal, inulls)
+		itotal, inulls, u, ok = countInner[T](rows[s.row], int(s.start), header, ioffs[first+1:first+c+1], int64(s.end-s.start), itotal, inulls, tmp)
 		used += u
-		if !ok || used > budget {
+		if !ok || used > budget || itotal > math.MaxInt32 {
 			return 0, 0, false
 		}
 	}
@@ -95,8 +102,11 @@ func countWordLists[T columnar.Word](rows [][]byte, arrays []span, offs, ioffs [
 
 // countInner is countWordLists for the inner arrays of one array at base
 // in r, whose element words start at base+header: it writes their end
-// offsets into io and returns the totals and the sizes it saw.
-func countInner[T columnar.Word](r []byte, base, header int, io []int32, owner, itotal int64, inulls uint64) (int64, uint64, int64, bool) {
+// offsets into io, copies their elements to their place in tmp and returns
+// the totals and the sizes it saw. A region of at most 8 bytes (inner
+// arrays of 0 or 1 element) is copied as one whole word, as countCopyRun
+// does; tmp has the room for it.
+func countInner[T columnar.Word](r []byte, base, header int, io []int32, owner, itotal int64, inulls uint64, tmp []byte) (int64, uint64, int64, bool) {
 	w := int64(unsafe.Sizeof(T(0)))
 	words := base + header
 	varStart := int64(header + 8*len(io)) // values follow the element words
@@ -108,7 +118,7 @@ func countInner[T columnar.Word](r []byte, base, header int, io []int32, owner, 
 		// resolveWord's checks but the budget (which the caller makes):
 		// inside the owner, in its variable region, at a multiple of 8;
 		// then room for the count.
-		if off+size > owner || (off-varStart)&(math.MinInt64|7) != 0 || size < 8 {
+		if (owner-off-size)&math.MinInt64|(off-varStart)&(math.MinInt64|7)|(size-8)&math.MinInt64 != 0 {
 			return 0, 0, 0, false
 		}
 		a := base + int(off)
@@ -117,48 +127,22 @@ func countInner[T columnar.Word](r []byte, base, header int, io []int32, owner, 
 		if uint64(ic) > math.MaxInt32 || uint64(d) > 7 {
 			return 0, 0, 0, false
 		}
-		bw, unused := columnar.Load[uint64](r, a+8*int(nwords(ic))), unusedBits(ic)
-		if bw&unused|uint64(size&7)*uint64(d) != 0 || itotal+ic > math.MaxInt32 {
+		last := a + 8*int(nwords(ic))
+		bw, unused := columnar.Load[uint64](r, last), unusedBits(ic)
+		if bw&unused|uint64(size&7)*uint64(d) != 0 {
 			return 0, 0, 0, false
 		}
 		inulls |= bw&^unused | uint64(ic>>6)
+		at, n, pos := last+8, int(ic*w), int(itotal*w)
+		if n <= 8 && len(tmp)-pos >= 8 && len(r)-at >= 8 {
+			binary.LittleEndian.PutUint64(tmp[pos:], binary.LittleEndian.Uint64(r[at:]))
+		} else if pos+n <= len(tmp) {
+			copy(tmp[pos:pos+n], r[at:at+n])
+		} else {
+			return 0, 0, 0, false // overlapping inner arrays: the general path
+		}
 		itotal += ic
 		io[j] = int32(itotal)
 	}
 	return itotal, inulls, used, true
-}
-
-// copyWordLists is decodeWordLists' second pass: it follows the element
-// words again (checked by the first) and copies each inner array's
-// elements to their place in out.
-func copyWordLists[T columnar.Word](rows [][]byte, arrays []span, offs, ioffs []int32, out []byte) {
-	offs = offs[:len(arrays)+1]
-	ioffs = ioffs[:offs[len(arrays)]+1]
-	for k, s := range arrays {
-		first, c := offs[k], offs[k+1]-offs[k]
-		if s.start < 0 || c == 0 {
-			continue
-		}
-		copyInner[T](rows[s.row], int(s.start), int(arrayHeader(int64(c))), ioffs[first:first+c+1], out)
-	}
-}
-
-// copyInner is copyWordLists for the inner arrays of one array at base in
-// r, io being their offsets (one more than the arrays). A region of at
-// most 8 bytes is copied as one whole word, as countCopyRun does.
-func copyInner[T columnar.Word](r []byte, base, header int, io []int32, out []byte) {
-	w := int(unsafe.Sizeof(T(0)))
-	words := base + header
-	prev := int(io[0])
-	for j, next := range io[1:] {
-		a := base + int(columnar.Load[uint64](r, words+8*j)>>32)
-		ic := int(next) - prev
-		at, n, pos := a+8+8*((ic+63)>>6), ic*w, prev*w
-		prev = int(next)
-		if n <= 8 && len(out)-pos >= 8 && len(r)-at >= 8 {
-			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(r[at:]))
-		} else {
-			copy(out[pos:pos+n], r[at:at+n])
-		}
-	}
 }

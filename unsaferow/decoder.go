@@ -145,6 +145,16 @@ type scratch struct {
 	spans []span
 	top   int
 	bits  []byte // a slot loop's validity bits, copied out when it met a null
+	tmp   []byte // values gathered before they are copied to a buffer of the size found
+}
+
+// copyBytes is scratch memory of n bytes (arbitrary contents), kept for
+// the next call.
+func (sc *scratch) copyBytes(n int) []byte {
+	if cap(sc.tmp) < n {
+		sc.tmp = make([]byte, n)
+	}
+	return sc.tmp[:n]
 }
 
 // validityBits is the scratch bitmap for n entries (its bytes arbitrary).
