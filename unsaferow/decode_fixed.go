@@ -63,27 +63,39 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 // When there are nulls it writes the validity of every entry into bits
 // ((len(spans)+7)/8 bytes, every byte written, bits past the last entry
 // clear); without, it leaves bits alone. The loop over a column without
-// nulls does nothing per value but the copy; from the first null on,
-// slotsWithNulls gathers the bits eight entries to a byte, with no call
-// per null. One generic loop serves every width: each instantiation is its
-// own machine code (columnar.Word's types have distinct GC shapes) and
-// columnar.Load inlines into it. It is kept out of line, as the loop it
-// replaced was, rather than inlined four times into decodeSlots.
+// nulls (slotRun) does nothing per value but the copy; from the first null
+// on, slotsWithNulls gathers the bits eight entries to a byte, with no
+// call per null. One generic loop serves every width: each instantiation
+// is its own machine code (columnar.Word's types have distinct GC shapes)
+// and columnar.Load inlines into it.
+func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
+	k := slotRun(rows, spans, fs, out)
+	if k == len(spans) {
+		return 0
+	}
+	return slotsWithNulls(rows, spans, fs, out, bits, k)
+}
+
+// slotRun copies the T in each span's slot into out up to the first null
+// entry and returns its index (len(spans) when there is none). It makes
+// no call, so that the loop's values stay in registers. It is kept out of
+// line, as the loop it replaced was, rather than inlined four times into
+// decodeSlots.
 //
 //go:noinline
-func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
+func slotRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T) int {
 	out = out[:len(spans)]
 	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				out[k] = columnar.Load[T](r, int(s.start+fs.slot))
-				continue
-			}
+		if s.start < 0 {
+			return k
 		}
-		return slotsWithNulls(rows, spans, fs, out, bits, k)
+		r := rows[s.row]
+		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+			return k
+		}
+		out[k] = columnar.Load[T](r, int(s.start+fs.slot))
 	}
-	return 0
+	return len(spans)
 }
 
 // slotsWithNulls is slots from entry k0, the first null, on.
