@@ -15,8 +15,12 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 	var v columnar.Validity
 	v.Reset(st.mem, n)
 	if f.Kind == columnar.KindBool {
-		buf := columnar.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
-		slotsBool(st.rows, spans, fs, buf.Bytes(), &v)
+		buf := columnar.NewBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
+		out := buf.Bytes()
+		if k := boolRun(st.rows, spans, fs, out); k < n {
+			clear(out[k>>3+1:])
+			slotsBool(st.rows, spans[k:], fs, out, &v, k)
+		}
 		validity, nulls := v.Finish()
 		return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 	}
@@ -132,19 +136,50 @@ func slotsWithNulls[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, 
 	return nulls
 }
 
-// slotsBool sets bit k of the zeroed bitmap out for a true value; any
-// non-zero byte is true.
-func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *columnar.Validity) {
+// boolRun writes the bits of the booleans in the spans' slots into out,
+// eight to a byte, up to the first null entry, and returns its index
+// (len(spans) when there is none); the byte holding that entry is written
+// with the bits before it, those after it are left alone. Any non-zero
+// byte is true. The bits are gathered without a branch on the value,
+// which is random and would be mispredicted.
+func boolRun(rows [][]byte, spans []span, fs fieldSlot, out []byte) int {
+	out = out[:(len(spans)+7)/8]
+	var acc byte
 	for k, s := range spans {
+		if s.start < 0 || rows[s.row][s.start+fs.bitByte]&fs.bitMask != 0 {
+			out[k>>3] = acc
+			return k
+		}
+		var b byte
+		if rows[s.row][s.start+fs.slot] != 0 {
+			b = 1
+		}
+		acc |= b << (k & 7)
+		if k&7 == 7 {
+			out[k>>3] = acc
+			acc = 0
+		}
+	}
+	if len(spans)&7 != 0 {
+		out[len(spans)>>3] = acc
+	}
+	return len(spans)
+}
+
+// slotsBool sets bit k0+k of out, whose bits from k0 on are clear, for a
+// true value of spans[k]; null entries are marked in v.
+func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *columnar.Validity, k0 int) {
+	for k, s := range spans {
+		i := k0 + k
 		if s.start >= 0 {
 			r := rows[s.row]
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
 				if r[s.start+fs.slot] != 0 {
-					out[k>>3] |= 1 << (k & 7)
+					out[i>>3] |= 1 << (i & 7)
 				}
 				continue
 			}
 		}
-		v.SetNull(k)
+		v.SetNull(i)
 	}
 }
