@@ -30,7 +30,7 @@ func (st *decodeState) decodeStruct(n *columnar.Node, spans []span) (arrow.Array
 		}
 	}
 	children := make([]arrow.ArrayData, len(n.Children))
-	if err := st.decodeFields(n.Path, n.Children, spans, children); err != nil {
+	if err := st.decodeFields(n.Path, n.Children, spans, children, false); err != nil {
 		v.Release()
 		return nil, err
 	}
@@ -57,10 +57,13 @@ func structSizeError(s span, n *columnar.Node, need int32, exact bool) error {
 // rows). Each valid span has been checked to hold the null bitset and all
 // slots. A field is null where its struct is null or its null bit is set;
 // only then is its slot left unread. A null bit set in a valid struct for a
-// NOT NULL field, or past the last field, is an ErrLayout at the bit's byte.
-func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans []span, out []arrow.ArrayData) error {
-	if err := st.checkUnusedBits(path, len(fields), spans); err != nil {
-		return err
+// NOT NULL field, or past the last field, is an ErrLayout at the bit's byte
+// (bitsChecked says the caller has made the latter check).
+func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans []span, out []arrow.ArrayData, bitsChecked bool) error {
+	if !bitsChecked {
+		if err := st.checkUnusedBits(path, len(fields), spans); err != nil {
+			return err
+		}
 	}
 	bitset := int(8 * nwords(int64(len(fields))))
 	header := int32(structHeaderBytes(len(fields)))
@@ -100,8 +103,8 @@ func (st *decodeState) checkUnusedBits(path string, n int, spans []span) error {
 	if n&63 == 0 {
 		return nil
 	}
-	last := int32(8 * (nwords(int64(n)) - 1))
-	mask := ^uint64(0) << (n & 63)
+	l, mask := unusedFieldBits(n)
+	last := int32(l)
 	k := firstUnusedBit(st.rows, spans, last, mask)
 	if k < 0 {
 		return nil
@@ -114,6 +117,17 @@ func (st *decodeState) checkUnusedBits(path string, n int, spans []span) error {
 	}
 	return fail(s.row, path, int64(s.start)+bit/8, rowbridge.ErrLayout,
 		"null bit %d is set, but the %s has %d fields", bit, what, n)
+}
+
+// unusedFieldBits locates the null bits past n fields: the byte offset of
+// the last bitset word and the mask of its unused bits (0 when n is a
+// multiple of 64).
+func unusedFieldBits(n int) (last int, mask uint64) {
+	last = int(8 * max(nwords(int64(n))-1, 0))
+	if n&63 != 0 {
+		mask = ^uint64(0) << (n & 63)
+	}
+	return last, mask
 }
 
 // firstUnusedBit returns the index of the first valid span whose bitset
