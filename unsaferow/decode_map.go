@@ -18,24 +18,16 @@ func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayDat
 	keyArrays := st.sc.push(len(spans))
 	valArrays := st.sc.push(len(spans))
 	defer st.sc.pop(2 * len(spans))
-	for k, s := range spans {
-		if s.isNull() {
-			keyArrays[k], valArrays[k] = nullSpan, nullSpan
-			continue
-		}
+	if bad := splitMaps(st.rows, spans, keyArrays, valArrays); bad >= 0 {
+		s := spans[bad]
 		size := int64(s.end - s.start)
 		if size < 8 {
 			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrTruncated,
 				"map of %d bytes has no key array size", size)
 		}
 		kab := int64(binary.LittleEndian.Uint64(st.rows[s.row][s.start : s.start+8]))
-		if kab < 0 || kab > size-8 {
-			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrOutOfBounds,
-				"key array of %d bytes in a %d-byte map", kab, size)
-		}
-		mid := s.start + 8 + int32(kab)
-		keyArrays[k] = span{row: s.row, start: s.start + 8, end: mid}
-		valArrays[k] = span{row: s.row, start: mid, end: s.end}
+		return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrOutOfBounds,
+			"key array of %d bytes in a %d-byte map", kab, size)
 	}
 
 	var v columnar.Validity
@@ -70,6 +62,32 @@ func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayDat
 	}
 	validity, nulls := v.Finish()
 	return columnar.NewMapData(n.Type.(*arrow.MapType), len(spans), validity, nulls, offBuf, keyData, values), nil
+}
+
+// splitMaps locates the key and value arrays of the maps in spans. It
+// stops at the first map too short for its key array size or whose key
+// array does not fit it and returns its index (-1 when there is none); the
+// caller builds the error, so that the loop makes no call.
+func splitMaps(rows [][]byte, spans, keyArrays, valArrays []span) int {
+	keyArrays, valArrays = keyArrays[:len(spans)], valArrays[:len(spans)]
+	for k, s := range spans {
+		if s.start < 0 {
+			keyArrays[k], valArrays[k] = nullSpan, nullSpan
+			continue
+		}
+		size := int64(s.end - s.start)
+		if size < 8 {
+			return k
+		}
+		kab := int64(columnar.Load[uint64](rows[s.row], int(s.start)))
+		if uint64(kab) > uint64(size-8) {
+			return k
+		}
+		mid := s.start + 8 + int32(kab)
+		keyArrays[k] = span{row: s.row, start: s.start + 8, end: mid}
+		valArrays[k] = span{row: s.row, start: mid, end: s.end}
+	}
+	return -1
 }
 
 // mapColumn is a map's key or value level between its check and its

@@ -173,25 +173,37 @@ type fieldSlot struct {
 func (st *decodeState) decodeOutOfLine(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	child := st.sc.push(len(spans))
 	defer st.sc.pop(len(spans))
-	var used int64
+	if bad, used := resolveSlotWords(st.rows, spans, fs, child, st.budget); bad >= 0 {
+		s := spans[bad]
+		return nil, st.wordError(st.rows[s.row], s, s.start+fs.slot, fs.varStart, f.Path, used)
+	}
+	return st.decodeValue(f, child)
+}
+
+// resolveSlotWords is decodeOutOfLine's loop: it fills child with the
+// spans of the values the slot words at fs point at (nullSpan for a null
+// struct or field). It stops at the first word that fails resolveWord and
+// returns its index as bad (-1 when there is none) and the size total so
+// far; the caller builds the error, so that the loop makes no call.
+func resolveSlotWords(rows [][]byte, spans []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
+	child = child[:len(spans)]
 	for k, s := range spans {
-		if s.isNull() {
+		if s.start < 0 {
 			child[k] = nullSpan
 			continue
 		}
-		r := st.rows[s.row]
+		r := rows[s.row]
 		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
 			child[k] = nullSpan
 			continue
 		}
-		at := s.start + fs.slot
-		c, ok := resolveWord(r, s, at, fs.varStart, &used, st.budget)
+		c, ok := resolveWord(r, s, s.start+fs.slot, fs.varStart, &used, budget)
 		if !ok {
-			return nil, st.wordError(r, s, at, fs.varStart, f.Path, used)
+			return k, used
 		}
 		child[k] = c
 	}
-	return st.decodeValue(f, child)
+	return -1, used
 }
 
 // resolveWord reads the offset/size word at byte at of row r, whose offset
