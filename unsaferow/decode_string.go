@@ -65,8 +65,11 @@ func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.Array
 // and writes the offset. A total beyond the budget (overlapping values) or
 // a word pointing outside its struct sends the column through the general
 // path, which finds and reports the first bad value exactly as before.
-func (st *decodeState) decodeBinarySlots(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
-	total := st.slotSizes(spans, fs)
+// total is the sizes' sum when slotSizesOf has made it (else negative).
+func (st *decodeState) decodeBinarySlots(f *columnar.Node, spans []span, fs fieldSlot, total int64) (arrow.ArrayData, error) {
+	if total < 0 {
+		total = st.slotSizes(spans, fs)
+	}
 	if total > st.budget || total > math.MaxInt32 {
 		return st.decodeOutOfLine(f, spans, fs)
 	}
@@ -101,6 +104,27 @@ func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
 		total += int64(binary.LittleEndian.Uint32(r[p : p+4]))
 	}
 	return total
+}
+
+// maxSized is the most string and binary fields of one struct whose sizes
+// slotSizesOf sums in one pass; the others are summed one by one.
+const maxSized = 16
+
+// slotSizesOf is slotSizes of several fields at once: totals[j] is the
+// sum for fss[j].
+func slotSizesOf(rows [][]byte, spans []span, fss []fieldSlot, totals []int64) {
+	totals = totals[:len(fss)]
+	for _, s := range spans {
+		if s.start < 0 {
+			continue
+		}
+		r := rows[s.row]
+		for j, fs := range fss {
+			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+				totals[j] += int64(columnar.Load[uint32](r, int(s.start+fs.slot)))
+			}
+		}
+	}
 }
 
 // copySlotValues copies each non-null value into data (sized by slotSizes)

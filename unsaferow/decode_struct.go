@@ -67,8 +67,26 @@ func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans 
 	}
 	bitset := int(8 * nwords(int64(len(fields))))
 	header := int32(structHeaderBytes(len(fields)))
+	slotOf := func(i int) fieldSlot {
+		return fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7), varStart: header}
+	}
+	// The data sizes of string and binary fields are summed in one pass
+	// over the structs (up to maxSized fields), not one pass each.
+	var sized [maxSized]fieldSlot
+	var totals [maxSized]int64
+	nsized := 0
 	for i, f := range fields {
-		slot := fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7), varStart: header}
+		if (f.Kind == columnar.KindString || f.Kind == columnar.KindBinary) && nsized < maxSized {
+			sized[nsized] = slotOf(i)
+			nsized++
+		}
+	}
+	if nsized > 1 {
+		slotSizesOf(st.rows, spans, sized[:nsized], totals[:nsized])
+	}
+	nbin := 0
+	for i, f := range fields {
+		slot := slotOf(i)
 		if notNull(f) {
 			if k := firstNullField(st.rows, spans, slot); k >= 0 {
 				releaseAll(out[:i])
@@ -83,7 +101,12 @@ func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans 
 		case isInline(f):
 			out[i], err = st.decodeSlots(f, spans, slot)
 		case f.Kind == columnar.KindString || f.Kind == columnar.KindBinary:
-			out[i], err = st.decodeBinarySlots(f, spans, slot)
+			total := int64(-1) // not summed yet
+			if nsized > 1 && nbin < nsized {
+				total = totals[nbin]
+			}
+			nbin++
+			out[i], err = st.decodeBinarySlots(f, spans, slot, total)
 		default:
 			out[i], err = st.decodeOutOfLine(f, spans, slot)
 		}
