@@ -41,6 +41,10 @@ func TestDecodeWordArraysWithNulls(t *testing.T) {
 			`[{"a": [[1], null, [2]]}, {"a": [[3]]}]`},
 		{"nested null inner element", "a ARRAY<ARRAY<INT>>",
 			`[{"a": [[1, null], [2]]}, {"a": [[null]]}]`},
+		{"array field of null structs", "s STRUCT<a: ARRAY<INT>, b: ARRAY<DOUBLE>>",
+			`[{"s": {"a": [1, 2], "b": null}}, {"s": null}, {"s": {"a": [], "b": [0.5]}}]`},
+		{"array field of 64 and 65 elements", "a ARRAY<BIGINT>",
+			`[{"a": ` + longArrayJSON(64) + `}, {"a": ` + longArrayJSON(65) + `}, {"a": ` + longArrayJSON(64, 63) + `}]`},
 		{"map of words with null values", "m MAP<BIGINT, DOUBLE>",
 			`[{"m": [{"key": 1, "value": 1.5}, {"key": 2, "value": null}]}, {"m": null}, {"m": []}]`},
 	}

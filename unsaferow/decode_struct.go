@@ -108,7 +108,13 @@ func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans 
 			nbin++
 			out[i], err = st.decodeBinarySlots(f, spans, slot, total)
 		default:
-			out[i], err = st.decodeOutOfLine(f, spans, slot)
+			var ok bool
+			if f.Kind == columnar.KindList && wordElements(f.Children[0]) {
+				out[i], ok = st.decodeWordListSlots(f, spans, slot)
+			}
+			if !ok {
+				out[i], err = st.decodeOutOfLine(f, spans, slot)
+			}
 		}
 		if err != nil {
 			releaseAll(out[:i])
