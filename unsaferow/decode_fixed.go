@@ -17,7 +17,13 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 	if f.Kind == columnar.KindBool {
 		buf := columnar.NewBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
 		out := buf.Bytes()
-		if k := boolRun(st.rows, spans, fs, out); k < n {
+		var k int
+		if fs.top {
+			k = rowBoolRun(st.rows, fs, out)
+		} else {
+			k = boolRun(st.rows, spans, fs, out)
+		}
+		if k < n {
 			clear(out[k>>3+1:])
 			slotsBool(st.rows, spans[k:], fs, out, &v, k)
 		}
@@ -73,7 +79,12 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 // is its own machine code (columnar.Word's types have distinct GC shapes)
 // and columnar.Load inlines into it.
 func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
-	k := slotRun(rows, spans, fs, out)
+	var k int
+	if fs.top {
+		k = rowSlotRun(rows, fs, out)
+	} else {
+		k = slotRun(rows, spans, fs, out)
+	}
 	if k == len(spans) {
 		return 0
 	}
@@ -100,6 +111,20 @@ func slotRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T
 		out[k] = columnar.Load[T](r, int(s.start+fs.slot))
 	}
 	return len(spans)
+}
+
+// rowSlotRun is slotRun over the top-level rows themselves (fs.top).
+//
+//go:noinline
+func rowSlotRun[T columnar.Word](rows [][]byte, fs fieldSlot, out []T) int {
+	out = out[:len(rows)]
+	for k, r := range rows {
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			return k
+		}
+		out[k] = columnar.Load[T](r, int(fs.slot))
+	}
+	return len(rows)
 }
 
 // slotsWithNulls is slots from entry k0, the first null, on.
@@ -164,6 +189,31 @@ func boolRun(rows [][]byte, spans []span, fs fieldSlot, out []byte) int {
 		out[len(spans)>>3] = acc
 	}
 	return len(spans)
+}
+
+// rowBoolRun is boolRun over the top-level rows themselves (fs.top).
+func rowBoolRun(rows [][]byte, fs fieldSlot, out []byte) int {
+	out = out[:(len(rows)+7)/8]
+	var acc byte
+	for k, r := range rows {
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			out[k>>3] = acc
+			return k
+		}
+		var b byte
+		if r[fs.slot] != 0 {
+			b = 1
+		}
+		acc |= b << (k & 7)
+		if k&7 == 7 {
+			out[k>>3] = acc
+			acc = 0
+		}
+	}
+	if len(rows)&7 != 0 {
+		out[len(rows)>>3] = acc
+	}
+	return len(rows)
 }
 
 // slotsBool sets bit k0+k of out, whose bits from k0 on are clear, for a

@@ -57,10 +57,11 @@ func structSizeError(s span, n *columnar.Node, need int32, exact bool) error {
 // rows). Each valid span has been checked to hold the null bitset and all
 // slots. A field is null where its struct is null or its null bit is set;
 // only then is its slot left unread. A null bit set in a valid struct for a
-// NOT NULL field, or past the last field, is an ErrLayout at the bit's byte
-// (bitsChecked says the caller has made the latter check).
-func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans []span, out []arrow.ArrayData, bitsChecked bool) error {
-	if !bitsChecked {
+// NOT NULL field, or past the last field, is an ErrLayout at the bit's byte.
+// top says spans are the top-level rows, in order (span k is all of row
+// k), whose bits past the last field Decode has checked.
+func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans []span, out []arrow.ArrayData, top bool) error {
+	if !top {
 		if err := st.checkUnusedBits(path, len(fields), spans); err != nil {
 			return err
 		}
@@ -68,7 +69,7 @@ func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans 
 	bitset := int(8 * nwords(int64(len(fields))))
 	header := int32(structHeaderBytes(len(fields)))
 	slotOf := func(i int) fieldSlot {
-		return fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7), varStart: header}
+		return fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7), varStart: header, top: top}
 	}
 	// The data sizes of string and binary fields are summed in one pass
 	// over the structs (up to maxSized fields), not one pass each.
@@ -189,11 +190,14 @@ func firstNullField(rows [][]byte, spans []span, fs fieldSlot) int {
 // fieldSlot says where one field lives inside its struct: the slot's byte
 // offset, the null bit's byte and mask, and where the struct's variable
 // region starts (its null bitset and slots end), the least offset a
-// variable-length value may have.
+// variable-length value may have. top says the structs are the top-level
+// rows, in order, so that a loop may range over the rows themselves
+// rather than load each span and then its row.
 type fieldSlot struct {
 	slot     int32
 	bitByte  int32
 	bitMask  byte
+	top      bool
 	varStart int32
 }
 
