@@ -111,9 +111,20 @@ func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
 const maxSized = 16
 
 // slotSizesOf is slotSizes of several fields at once: totals[j] is the
-// sum for fss[j].
+// sum for fss[j]. Over the top-level rows (fss[0].top) it ranges over the
+// rows themselves.
 func slotSizesOf(rows [][]byte, spans []span, fss []fieldSlot, totals []int64) {
 	totals = totals[:len(fss)]
+	if fss[0].top {
+		for _, r := range rows {
+			for j, fs := range fss {
+				if r[fs.bitByte]&fs.bitMask == 0 {
+					totals[j] += int64(columnar.Load[uint32](r, int(fs.slot)))
+				}
+			}
+		}
+		return
+	}
 	for _, s := range spans {
 		if s.start < 0 {
 			continue
@@ -137,7 +148,11 @@ func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, dat
 	pos := 0
 	for k := 0; ; k++ {
 		var ok bool
-		k, pos, ok = copySlotRun(rows, spans, fs, offs, data, k, pos)
+		if fs.top {
+			k, pos, ok = rowCopySlotRun(rows, fs, offs, data, k, pos)
+		} else {
+			k, pos, ok = copySlotRun(rows, spans, fs, offs, data, k, pos)
+		}
 		if !ok {
 			return false
 		}
@@ -168,6 +183,27 @@ func copySlotRun(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data [
 		start := int64(s.start) + off
 		end := start + int64(uint32(w))
 		if end > int64(s.end) || (off-int64(fs.varStart))&(math.MinInt64|7) != 0 {
+			return k, pos, false
+		}
+		pos += copy(data[pos:], r[start:end])
+		offs[k+1] = int32(pos)
+	}
+	return k, pos, true
+}
+
+// rowCopySlotRun is copySlotRun over the top-level rows themselves
+// (fs.top).
+func rowCopySlotRun(rows [][]byte, fs fieldSlot, offs []int32, data []byte, k, pos int) (int, int, bool) {
+	offs = offs[:len(rows)+1]
+	for ; k < len(rows); k++ {
+		r := rows[k]
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			return k, pos, true
+		}
+		w := columnar.Load[uint64](r, int(fs.slot))
+		start := int64(w >> 32)
+		end := start + int64(uint32(w))
+		if end > int64(len(r)) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 {
 			return k, pos, false
 		}
 		pos += copy(data[pos:], r[start:end])

@@ -206,7 +206,11 @@ type fieldSlot struct {
 func (st *decodeState) decodeOutOfLine(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	child := st.sc.push(len(spans))
 	defer st.sc.pop(len(spans))
-	if bad, used := resolveSlotWords(st.rows, spans, fs, child, st.budget); bad >= 0 {
+	resolve := resolveSlotWords
+	if fs.top {
+		resolve = resolveRowWords
+	}
+	if bad, used := resolve(st.rows, spans, fs, child, st.budget); bad >= 0 {
 		s := spans[bad]
 		return nil, st.wordError(st.rows[s.row], s, s.start+fs.slot, fs.varStart, f.Path, used)
 	}
@@ -235,6 +239,28 @@ func resolveSlotWords(rows [][]byte, spans []span, fs fieldSlot, child []span, b
 			return k, used
 		}
 		child[k] = c
+	}
+	return -1, used
+}
+
+// resolveRowWords is resolveSlotWords over the top-level rows themselves
+// (fs.top; spans are unused).
+func resolveRowWords(rows [][]byte, _ []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
+	child = child[:len(rows)]
+	for k, r := range rows {
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			child[k] = nullSpan
+			continue
+		}
+		w := columnar.Load[uint64](r, int(fs.slot))
+		size := int64(uint32(w))
+		start := int64(w >> 32)
+		end := start + size
+		used += size
+		if end > int64(len(r)) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 || used > budget {
+			return k, used
+		}
+		child[k] = span{row: int32(k), start: int32(start), end: int32(end)}
 	}
 	return -1, used
 }
