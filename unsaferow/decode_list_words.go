@@ -278,7 +278,11 @@ func slotWordLists[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, o
 	offs = offs[:len(spans)+1]
 	var used int64
 	for k := 0; ; k++ {
-		k, total, used, ok = slotWordListRun[T](rows, spans, fs, offs, tmp, k, total, used, budget)
+		if fs.top {
+			k, total, used, ok = rowWordListRun[T](rows, fs, offs, tmp, k, total, used, budget)
+		} else {
+			k, total, used, ok = slotWordListRun[T](rows, spans, fs, offs, tmp, k, total, used, budget)
+		}
 		if !ok || k == len(spans) {
 			return total, ok
 		}
@@ -322,6 +326,49 @@ func slotWordListRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot,
 		bw, unused := columnar.Load[uint64](r, last), unusedBits(c)
 		nulls := bw &^ unused
 		for p := a + 8; p < last; p += 8 { // arrays of 65 elements or more
+			nulls |= columnar.Load[uint64](r, p)
+		}
+		if bw&unused|uint64(size&7)*uint64(d)|nulls != 0 {
+			return k, 0, 0, false
+		}
+		at, n, pos := last+8, int(c*w), int(total*w)
+		if n <= 8 && len(tmp)-pos >= 8 && len(r)-at >= 8 {
+			binary.LittleEndian.PutUint64(tmp[pos:], binary.LittleEndian.Uint64(r[at:]))
+		} else {
+			copy(tmp[pos:pos+n], r[at:at+n])
+		}
+		total += c
+		offs[k+1] = int32(total)
+	}
+	return k, total, used, true
+}
+
+// rowWordListRun is slotWordListRun over the top-level rows themselves
+// (fs.top).
+func rowWordListRun[T columnar.Word](rows [][]byte, fs fieldSlot, offs []int32, tmp []byte, k int, total, used, budget int64) (int, int64, int64, bool) {
+	w := int64(unsafe.Sizeof(T(0)))
+	offs = offs[:len(rows)+1]
+	for ; k < len(rows); k++ {
+		r := rows[k]
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			break
+		}
+		word := columnar.Load[uint64](r, int(fs.slot))
+		a64, size := int64(word>>32), int64(uint32(word))
+		used += size
+		if (int64(len(r))-a64-size)&math.MinInt64|(a64-int64(fs.varStart))&(math.MinInt64|7)|(size-8)&math.MinInt64 != 0 || used > budget {
+			return k, 0, 0, false
+		}
+		a := int(a64)
+		c := int64(columnar.Load[uint64](r, a))
+		d := size - (arrayHeader(c) + c*w)
+		if uint64(c) > math.MaxInt32 || uint64(d) > 7 {
+			return k, 0, 0, false
+		}
+		last := a + 8*int(nwords(c))
+		bw, unused := columnar.Load[uint64](r, last), unusedBits(c)
+		nulls := bw &^ unused
+		for p := a + 8; p < last; p += 8 {
 			nulls |= columnar.Load[uint64](r, p)
 		}
 		if bw&unused|uint64(size&7)*uint64(d)|nulls != 0 {
