@@ -15,8 +15,18 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 	var v columnar.Validity
 	v.Reset(st.mem, n)
 	if f.Kind == columnar.KindBool {
-		buf := columnar.NewZeroedBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
-		slotsBool(st.rows, spans, fs, buf.Bytes(), &v)
+		buf := columnar.NewBuffer(st.mem, int(bitutil.BytesForBits(int64(n))))
+		out := buf.Bytes()
+		var k int
+		if fs.top {
+			k = rowBoolRun(st.rows, fs, out)
+		} else {
+			k = boolRun(st.rows, spans, fs, out)
+		}
+		if k < n {
+			clear(out[k>>3+1:])
+			slotsBool(st.rows, spans[k:], fs, out, &v, k)
+		}
 		validity, nulls := v.Finish()
 		return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
 	}
@@ -63,27 +73,58 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 // When there are nulls it writes the validity of every entry into bits
 // ((len(spans)+7)/8 bytes, every byte written, bits past the last entry
 // clear); without, it leaves bits alone. The loop over a column without
-// nulls does nothing per value but the copy; from the first null on,
-// slotsWithNulls gathers the bits eight entries to a byte, with no call
-// per null. One generic loop serves every width: each instantiation is its
-// own machine code (columnar.Word's types have distinct GC shapes) and
-// columnar.Load inlines into it. It is kept out of line, as the loop it
-// replaced was, rather than inlined four times into decodeSlots.
+// nulls (slotRun) does nothing per value but the copy; from the first null
+// on, slotsWithNulls gathers the bits eight entries to a byte, with no
+// call per null. One generic loop serves every width: each instantiation
+// is its own machine code (columnar.Word's types have distinct GC shapes)
+// and columnar.Load inlines into it.
+func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
+	var k int
+	if fs.top {
+		k = rowSlotRun(rows, fs, out)
+	} else {
+		k = slotRun(rows, spans, fs, out)
+	}
+	if k == len(spans) {
+		return 0
+	}
+	return slotsWithNulls(rows, spans, fs, out, bits, k)
+}
+
+// slotRun copies the T in each span's slot into out up to the first null
+// entry and returns its index (len(spans) when there is none). It makes
+// no call, so that the loop's values stay in registers. It is kept out of
+// line, as the loop it replaced was, rather than inlined four times into
+// decodeSlots.
 //
 //go:noinline
-func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
+func slotRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T) int {
 	out = out[:len(spans)]
 	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				out[k] = columnar.Load[T](r, int(s.start+fs.slot))
-				continue
-			}
+		if s.start < 0 {
+			return k
 		}
-		return slotsWithNulls(rows, spans, fs, out, bits, k)
+		r := rows[s.row]
+		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+			return k
+		}
+		out[k] = columnar.Load[T](r, int(s.start+fs.slot))
 	}
-	return 0
+	return len(spans)
+}
+
+// rowSlotRun is slotRun over the top-level rows themselves (fs.top).
+//
+//go:noinline
+func rowSlotRun[T columnar.Word](rows [][]byte, fs fieldSlot, out []T) int {
+	out = out[:len(rows)]
+	for k, r := range rows {
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			return k
+		}
+		out[k] = columnar.Load[T](r, int(fs.slot))
+	}
+	return len(rows)
 }
 
 // slotsWithNulls is slots from entry k0, the first null, on.
@@ -120,19 +161,75 @@ func slotsWithNulls[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, 
 	return nulls
 }
 
-// slotsBool sets bit k of the zeroed bitmap out for a true value; any
-// non-zero byte is true.
-func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *columnar.Validity) {
+// boolRun writes the bits of the booleans in the spans' slots into out,
+// eight to a byte, up to the first null entry, and returns its index
+// (len(spans) when there is none); the byte holding that entry is written
+// with the bits before it, those after it are left alone. Any non-zero
+// byte is true. The bits are gathered without a branch on the value,
+// which is random and would be mispredicted.
+func boolRun(rows [][]byte, spans []span, fs fieldSlot, out []byte) int {
+	out = out[:(len(spans)+7)/8]
+	var acc byte
 	for k, s := range spans {
+		if s.start < 0 || rows[s.row][s.start+fs.bitByte]&fs.bitMask != 0 {
+			out[k>>3] = acc
+			return k
+		}
+		var b byte
+		if rows[s.row][s.start+fs.slot] != 0 {
+			b = 1
+		}
+		acc |= b << (k & 7)
+		if k&7 == 7 {
+			out[k>>3] = acc
+			acc = 0
+		}
+	}
+	if len(spans)&7 != 0 {
+		out[len(spans)>>3] = acc
+	}
+	return len(spans)
+}
+
+// rowBoolRun is boolRun over the top-level rows themselves (fs.top).
+func rowBoolRun(rows [][]byte, fs fieldSlot, out []byte) int {
+	out = out[:(len(rows)+7)/8]
+	var acc byte
+	for k, r := range rows {
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			out[k>>3] = acc
+			return k
+		}
+		var b byte
+		if r[fs.slot] != 0 {
+			b = 1
+		}
+		acc |= b << (k & 7)
+		if k&7 == 7 {
+			out[k>>3] = acc
+			acc = 0
+		}
+	}
+	if len(rows)&7 != 0 {
+		out[len(rows)>>3] = acc
+	}
+	return len(rows)
+}
+
+// slotsBool sets bit k0+k of out, whose bits from k0 on are clear, for a
+// true value of spans[k]; null entries are marked in v.
+func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *columnar.Validity, k0 int) {
+	for k, s := range spans {
+		i := k0 + k
 		if s.start >= 0 {
 			r := rows[s.row]
 			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
 				if r[s.start+fs.slot] != 0 {
-					out[k>>3] |= 1 << (k & 7)
+					out[i>>3] |= 1 << (i & 7)
 				}
 				continue
 			}
 		}
-		v.SetNull(k)
+		v.SetNull(i)
 	}
 }

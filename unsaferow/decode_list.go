@@ -117,19 +117,20 @@ func roundUp8(n int64) int64 { return (n + 7) &^ 7 }
 
 // countArrays is the first pass over a level of arrays: it marks null
 // arrays, checks each array (arrayCount), writes the Arrow offsets and
-// returns the element total. The loop only counts; the error is built
-// after it, so that what the error needs does not crowd the loop's
-// registers.
-func (st *decodeState) countArrays(spans []span, el elemLayout, path string, offs []int32, v *columnar.Validity) (int, error) {
-	total, bad := countLevel(st.rows, spans, el, offs, v)
+// returns the element total, and whether any element may be null (false
+// means none is: the element passes then skip the null bitsets). The loop
+// only counts; the error is built after it, so that what the error needs
+// does not crowd the loop's registers.
+func (st *decodeState) countArrays(spans []span, el elemLayout, path string, offs []int32, v *columnar.Validity) (int, bool, error) {
+	total, nulls, bad := countLevel(st.rows, spans, el, offs, v)
 	if bad < 0 {
-		return int(total), nil
+		return int(total), nulls != 0, nil
 	}
 	s := spans[bad]
 	if _, ok := st.arrayCount(s, el); !ok {
-		return 0, st.arrayCountError(s, el, path)
+		return 0, false, st.arrayCountError(s, el, path)
 	}
-	return 0, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
+	return 0, false, fail(s.row, path, int64(s.start), rowbridge.ErrCount,
 		"more than 2^31-1 elements in one column")
 }
 
@@ -141,16 +142,17 @@ func unusedBits(c int64) uint64 { return ^uint64(0) << (((c - 1) & 63) + 1) }
 // countLevel counts the arrays for countArrays. It stops at the first array
 // whose count does not fit it or takes the total past 2^31-1 and returns
 // its index as bad (-1 when there is none). Null arrays are marked here,
-// between runs of countRun, so that loop makes no call.
-func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *columnar.Validity) (total int64, bad int) {
+// between runs of countRun, so that loop makes no call. nulls is non-zero
+// when an element may be null (see countRun).
+func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *columnar.Validity) (total int64, nulls uint64, bad int) {
 	offs = offs[:len(spans)+1]
 	for k := 0; ; k++ {
-		k, total = countRun(rows, spans, el, offs, k, total)
+		k, total, nulls = countRun(rows, spans, el, offs, k, total, nulls)
 		if k == len(spans) {
-			return total, -1
+			return total, nulls, -1
 		}
 		if !spans[k].isNull() {
-			return 0, k
+			return 0, 0, k
 		}
 		v.SetNull(k)
 		offs[k+1] = int32(total)
@@ -162,39 +164,44 @@ func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *col
 // stops at, and returns its index (len(spans) at the end) and the total
 // before it. It is arrayCount written out, so that the loop makes no call
 // and no branch on the count, which is random in arrays of 0 or 1 elements
-// and would be mispredicted.
-func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, total int64) (int, int64) {
+// and would be mispredicted. nulls gathers the null bits of arrays of up
+// to 63 elements (their last bitset word is their only one) and, for
+// longer arrays, a non-zero value whatever their bits: zero means no
+// element of the level is null.
+func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, total int64, nulls uint64) (int, int64, uint64) {
 	offs = offs[:len(spans)+1]
 	for ; k < len(spans); k++ {
 		s := spans[k]
 		if s.isNull() {
-			return k, total
+			return k, total, nulls
 		}
 		r := rows[s.row]
 		size := int64(s.end - s.start)
 		if size < 8 {
-			return k, total
+			return k, total, nulls
 		}
 		c := int64(binary.LittleEndian.Uint64(r[s.start : s.start+8]))
 		if uint64(c) > math.MaxInt32 {
-			return k, total
+			return k, total, nulls
 		}
 		d := size - (arrayHeader(c) + c*el.width)
 		if uint64(d) > uint64(el.slack) { // d < 0 is huge
-			return k, total
+			return k, total, nulls
 		}
 		// With d >= 0 the bitset is there. Stray null bits and slack in a
 		// size with unaligned low bits are ORed, so that one branch tests
 		// both (size&align <= 7 and d < 2^32: the product cannot wrap).
 		last := s.start + 8*int32(nwords(c))
-		if binary.LittleEndian.Uint64(r[last:last+8])&unusedBits(c)|uint64(size&el.align)*uint64(d) != 0 ||
-			total+c > math.MaxInt32 {
-			return k, total
+		word, unused := binary.LittleEndian.Uint64(r[last:last+8]), unusedBits(c)
+		if word&unused|uint64(size&el.align)*uint64(d) != 0 || total+c > math.MaxInt32 {
+			return k, total, nulls
 		}
+		// For c == 0 the word is the count, 0.
+		nulls |= word&^unused | uint64(c>>6)
 		total += c
 		offs[k+1] = int32(total)
 	}
-	return k, total
+	return k, total, nulls
 }
 
 // countAt reads the count of an array in row r and checks that its header
@@ -218,13 +225,7 @@ func (st *decodeState) decodeList(n *columnar.Node, spans []span) (arrow.ArrayDa
 	var v columnar.Validity
 	v.Reset(st.mem, len(spans))
 	offBuf, offs := columnar.NewOffsets(st.mem, len(spans))
-	total, err := st.countArrays(spans, layoutOf(e), n.Path, offs, &v)
-	if err != nil {
-		v.Release()
-		offBuf.Release()
-		return nil, err
-	}
-	elems, err := st.decodeElements(e, spans, offs, total, false)
+	elems, err := st.listElements(e, n.Path, spans, offs, &v)
 	if err != nil {
 		v.Release()
 		offBuf.Release()
@@ -232,6 +233,25 @@ func (st *decodeState) decodeList(n *columnar.Node, spans []span) (arrow.ArrayDa
 	}
 	validity, nulls := v.Finish()
 	return columnar.NewListData(n.Type, len(spans), validity, nulls, offBuf, elems), nil
+}
+
+// listElements counts the arrays in spans into offs, marking null arrays
+// in v, and decodes their elements.
+func (st *decodeState) listElements(e *columnar.Node, path string, spans []span, offs []int32, v *columnar.Validity) (arrow.ArrayData, error) {
+	if wordElements(e) {
+		buf, total, nulls, ok, err := st.countCopyArrays(e, spans, path, offs, v)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return st.wordElementData(e, spans, offs, total, nulls, false, buf)
+		}
+	}
+	total, nulls, err := st.countArrays(spans, layoutOf(e), path, offs, v)
+	if err != nil {
+		return nil, err
+	}
+	return st.decodeElements(e, spans, offs, total, nulls, false)
 }
 
 // elementBits is the null bitset of an array with c elements starting at p.
@@ -257,11 +277,11 @@ func hasNulls(bits []byte, c int32) bool {
 func bitSet(bits []byte, j int32) bool { return bits[j>>3]&(1<<(j&7)) != 0 }
 
 // decodeElements decodes the elements of a level of arrays (spans, already
-// counted into offs) as one column of total entries. For map keys, which
-// Arrow requires to be non-null, and elements declared NOT NULL, a set null
-// bit is an error.
-func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []int32, total int, keys bool) (arrow.ArrayData, error) {
-	if keys || notNull(e) {
+// counted into offs) as one column of total entries; nulls false says
+// countArrays found no null bit set. For map keys, which Arrow requires to
+// be non-null, and elements declared NOT NULL, a set null bit is an error.
+func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []int32, total int, nulls, keys bool) (arrow.ArrayData, error) {
+	if nulls && (keys || notNull(e)) {
 		if err := st.checkNoNulls(e, arrays, offs, keys); err != nil {
 			return nil, err
 		}
@@ -270,11 +290,16 @@ func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []in
 	case e.Kind == columnar.KindNull:
 		return columnar.NewNullData(total), nil
 	case isInline(e):
-		return st.decodeInlineElements(e, arrays, offs, total)
+		return st.decodeInlineElements(e, arrays, offs, total, nulls)
+	}
+	if wordListElements(e) {
+		if d, ok := st.decodeWordLists(e, arrays, offs, total, nulls); ok {
+			return d, nil
+		}
 	}
 	child := st.sc.push(total)
 	defer st.sc.pop(total)
-	if bad, at, used := resolveElementWords(st.rows, arrays, offs, child, st.budget); bad >= 0 {
+	if bad, at, used := resolveElementWords(st.rows, arrays, offs, child, st.budget, nulls); bad >= 0 {
 		s := arrays[bad]
 		c := int64(offs[bad+1] - offs[bad])
 		return nil, st.wordError(st.rows[s.row], s, at, int32(arrayHeader(c)+8*c), e.Path, used)
@@ -288,7 +313,7 @@ func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []in
 // index as bad (-1 when there is none), its byte offset and the size total
 // so far, for the error, which is built by the caller so that what it needs
 // does not crowd the loop's registers.
-func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []span, budget int64) (bad int, at int32, used int64) {
+func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []span, budget int64, nulls bool) (bad int, at int32, used int64) {
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -302,7 +327,7 @@ func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []spa
 		words := s.start + 8 + int32(len(bits))
 		varStart := words - s.start + 8*c // values follow the element words
 		dst := child[first : first+c]
-		if !hasNulls(bits, c) {
+		if !nulls || !hasNulls(bits, c) {
 			for j := range dst {
 				p := words + 8*int32(j)
 				x, ok := resolveWord(r, s, p, varStart, &used, budget)
@@ -358,9 +383,9 @@ func (st *decodeState) checkNoNulls(e *columnar.Node, arrays []span, offs []int3
 
 // decodeInlineElements fills a fixed-width element column: each array's
 // element region is copied in one piece (the row format and Arrow agree on
-// little-endian values), then null elements, whose bytes may be garbage in
-// Velox output, are zeroed.
-func (st *decodeState) decodeInlineElements(e *columnar.Node, arrays []span, offs []int32, total int) (arrow.ArrayData, error) {
+// little-endian values), then, when countArrays saw a null bit (nulls),
+// null elements, whose bytes may be garbage in Velox output, are zeroed.
+func (st *decodeState) decodeInlineElements(e *columnar.Node, arrays []span, offs []int32, total int, nulls bool) (arrow.ArrayData, error) {
 	var v columnar.Validity
 	v.Reset(st.mem, total)
 	if e.Kind == columnar.KindBool {
@@ -396,107 +421,63 @@ func (st *decodeState) decodeInlineElements(e *columnar.Node, arrays []span, off
 	if e.Kind == columnar.KindDecimal {
 		return st.decodeShortDecimalElements(e, arrays, offs, total, &v)
 	}
-	w := int32(width)
 	buf := columnar.NewBuffer(st.mem, size)
 	out := buf.Bytes()
-	if w == 8 {
-		copyWordElements(st.rows, arrays, offs, columnar.Cast[uint64](out), &v)
-		validity, nulls := v.Finish()
-		return columnar.NewFixedData(e.Type, total, validity, nulls, buf), nil
+	copyElements(st.rows, arrays, offs, out, width)
+	if nulls {
+		clearNulls(st.rows, arrays, offs, out, int32(width), &v)
 	}
+	validity, nullCount := v.Finish()
+	return columnar.NewFixedData(e.Type, total, validity, nullCount, buf), nil
+}
+
+// copyElements copies the element regions of the arrays, width bytes an
+// element, into out, which they fill. A region of at most 8 bytes (the
+// inner arrays of ARRAY(ARRAY(BIGINT)) hold 0 or 1 element) is copied as
+// one whole word whenever the row and out have the room, so that no branch
+// depends on its count, which is random there and would be mispredicted:
+// the bytes written past the region belong to later arrays, which are
+// written after it. Longer regions are one copy each.
+func copyElements(rows [][]byte, arrays []span, offs []int32, out []byte, width int) {
+	offs = offs[:len(arrays)+1]
+	var r []byte
+	row := int32(-1)
+	for k, s := range arrays {
+		if s.start < 0 {
+			continue
+		}
+		if s.row != row { // consecutive arrays mostly share a row
+			r, row = rows[s.row], s.row
+		}
+		first, c := int(offs[k]), int(offs[k+1]-offs[k])
+		at := int(s.start) + 8 + 8*((c+63)>>6)
+		n := c * width // fits: the region is inside the row
+		dst := out[first*width:]
+		if n <= 8 && len(dst) >= 8 && len(r)-at >= 8 {
+			binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(r[at:]))
+			continue
+		}
+		copy(dst[:n], r[at:at+n])
+	}
+}
+
+// clearNulls zeroes the null elements of the arrays in out and marks them
+// in v.
+func clearNulls(rows [][]byte, arrays []span, offs []int32, out []byte, w int32, v *columnar.Validity) {
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
 		}
 		first, c := offs[k], offs[k+1]-offs[k]
-		r := st.rows[s.row]
-		bitsAt, at := s.start+8, s.start+int32(arrayHeader(int64(c)))
-		dst, n := out[int(first)*int(w):], c*w // c*w fits: the region is inside the row
-		// Inner arrays of ARRAY(ARRAY(BIGINT)) hold 0 or 1 element. Such
-		// a region is copied as one whole word, and its null bits are read
-		// as one word, whenever the row and out have the room, so that no
-		// branch depends on the count, which is random and would be
-		// mispredicted. The bytes written past the region belong to later
-		// arrays, which are written after it.
-		switch {
-		case n <= 8 && len(dst) >= 8 && len(r)-int(at) >= 8:
-			binary.LittleEndian.PutUint64(dst, binary.LittleEndian.Uint64(r[at:]))
-		case n <= 64: // for short regions a call to memmove costs more
-			copySmall(dst, r[at:at+n])
-		default:
-			copy(dst, r[at:at+n])
-		}
-		var anyNull bool
-		if c <= 64 && len(r)-int(bitsAt) >= 8 {
-			anyNull = binary.LittleEndian.Uint64(r[bitsAt:])&(^uint64(0)>>(64-c)) != 0
-		} else {
-			anyNull = hasNulls(r[bitsAt:at], c)
-		}
-		if anyNull {
-			clearNullElements(r[bitsAt:at], c, dst[:n], w, int(first), &v)
-		}
-	}
-	validity, nulls := v.Finish()
-	return columnar.NewFixedData(e.Type, total, validity, nulls, buf), nil
-}
-
-// copyWordElements is decodeInlineElements' loop for 8-byte elements.
-// copyWordRun takes the arrays it can, and each array it stops at is
-// copied here, so that the hot loop makes no call and keeps its values in
-// registers.
-func copyWordElements(rows [][]byte, arrays []span, offs []int32, out []uint64, v *columnar.Validity) {
-	offs = offs[:len(arrays)+1]
-	for k := copyWordRun(rows, arrays, offs, out, 0); k < len(arrays); k = copyWordRun(rows, arrays, offs, out, k+1) {
-		s := arrays[k]
-		r := rows[s.row]
-		first, c := int(offs[k]), offs[k+1]-offs[k]
-		bitsAt := int(s.start) + 8
-		at := bitsAt + 8*int(nwords(int64(c)))
-		dst, bits := out[first:first+int(c)], r[bitsAt:at]
-		vals := r[at : at+8*int(c)]
-		for j := range dst {
-			dst[j] = binary.LittleEndian.Uint64(vals[8*j:])
-		}
-		if hasNulls(bits, c) {
-			for j := range dst {
-				if bitSet(bits, int32(j)) {
-					dst[j] = 0
-					v.SetNull(first + j)
-				}
-			}
-		}
-	}
-}
-
-// copyWordRun copies the arrays from index k on while they are null or
-// hold 0 or 1 non-null element (the inner arrays of ARRAY(ARRAY(BIGINT)))
-// and returns the index of the first other one (len(arrays) at the end).
-// It copies one whole word whatever the count, so that no branch depends
-// on the count, which is random and would be mispredicted; the word
-// written for an empty array belongs to a later array, which overwrites
-// it. The row of the previous array is kept, as consecutive arrays mostly
-// share one.
-func copyWordRun(rows [][]byte, arrays []span, offs []int32, out []uint64, k int) int {
-	offs = offs[:len(arrays)+1]
-	var r []byte
-	row := int32(-1)
-	for ; k < len(arrays); k++ {
-		s := arrays[k]
-		if s.isNull() {
+		if c == 0 {
 			continue
 		}
-		if s.row != row {
-			r, row = rows[s.row], s.row
+		r := rows[s.row]
+		bits := elementBits(r, s.start, c)
+		if hasNulls(bits, c) {
+			clearNullElements(bits, c, out[int(first)*int(w):int(first+c)*int(w)], w, int(first), v)
 		}
-		first, c := int(offs[k]), offs[k+1]-offs[k]
-		bitsAt := int(s.start) + 8
-		at := bitsAt + 8*int(c) // the header of 0 or 1 element
-		if c > 1 || first >= len(out) || at+8 > len(r) || r[bitsAt]&byte(c) != 0 {
-			return k
-		}
-		out[first] = binary.LittleEndian.Uint64(r[at : at+8])
 	}
-	return k
 }
 
 // clearNullElements zeroes the null elements of one array in dst (their
@@ -543,21 +524,4 @@ func (st *decodeState) decodeShortDecimalElements(e *columnar.Node, arrays []spa
 	}
 	validity, nulls := v.Finish()
 	return columnar.NewFixedData(e.Type, total, validity, nulls, buf), nil
-}
-
-// copySmall copies len(src) <= len(dst) bytes word by word: for the short
-// element regions of typical arrays a call to memmove costs more.
-func copySmall(dst, src []byte) {
-	dst = dst[:len(src)]
-	i := 0
-	for ; i+8 <= len(src); i += 8 {
-		binary.LittleEndian.PutUint64(dst[i:i+8], binary.LittleEndian.Uint64(src[i:i+8]))
-	}
-	if i+4 <= len(src) {
-		binary.LittleEndian.PutUint32(dst[i:i+4], binary.LittleEndian.Uint32(src[i:i+4]))
-		i += 4
-	}
-	for ; i < len(src); i++ {
-		dst[i] = src[i]
-	}
 }

@@ -65,8 +65,11 @@ func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.Array
 // and writes the offset. A total beyond the budget (overlapping values) or
 // a word pointing outside its struct sends the column through the general
 // path, which finds and reports the first bad value exactly as before.
-func (st *decodeState) decodeBinarySlots(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
-	total := st.slotSizes(spans, fs)
+// total is the sizes' sum when slotSizesOf has made it (else negative).
+func (st *decodeState) decodeBinarySlots(f *columnar.Node, spans []span, fs fieldSlot, total int64) (arrow.ArrayData, error) {
+	if total < 0 {
+		total = st.slotSizes(spans, fs)
+	}
 	if total > st.budget || total > math.MaxInt32 {
 		return st.decodeOutOfLine(f, spans, fs)
 	}
@@ -103,34 +106,110 @@ func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
 	return total
 }
 
+// maxSized is the most string and binary fields of one struct whose sizes
+// slotSizesOf sums in one pass; the others are summed one by one.
+const maxSized = 16
+
+// slotSizesOf is slotSizes of several fields at once: totals[j] is the
+// sum for fss[j]. Over the top-level rows (fss[0].top) it ranges over the
+// rows themselves.
+func slotSizesOf(rows [][]byte, spans []span, fss []fieldSlot, totals []int64) {
+	totals = totals[:len(fss)]
+	if fss[0].top {
+		for _, r := range rows {
+			for j, fs := range fss {
+				if r[fs.bitByte]&fs.bitMask == 0 {
+					totals[j] += int64(columnar.Load[uint32](r, int(fs.slot)))
+				}
+			}
+		}
+		return
+	}
+	for _, s := range spans {
+		if s.start < 0 {
+			continue
+		}
+		r := rows[s.row]
+		for j, fs := range fss {
+			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+				totals[j] += int64(columnar.Load[uint32](r, int(s.start+fs.slot)))
+			}
+		}
+	}
+}
+
 // copySlotValues copies each non-null value into data (sized by slotSizes)
 // and writes the offsets; it reports false at the first value that does not
 // lie inside its struct's variable region at a multiple of 8 (resolveWord's
-// checks but the budget, which slotSizes' total already met).
+// checks but the budget, which slotSizes' total already met). Null values
+// are marked between runs of copySlotRun, so that loop makes no call.
 func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, v *columnar.Validity) bool {
 	offs = offs[:len(spans)+1]
 	pos := 0
-	for k, s := range spans {
-		if s.start >= 0 {
-			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				p := s.start + fs.slot
-				w := binary.LittleEndian.Uint64(r[p : p+8])
-				off := int64(w >> 32)
-				start := int64(s.start) + off
-				end := start + int64(uint32(w))
-				if end > int64(s.end) || off < int64(fs.varStart) || off&7 != 0 {
-					return false
-				}
-				pos += copy(data[pos:], r[start:end])
-				offs[k+1] = int32(pos)
-				continue
-			}
+	for k := 0; ; k++ {
+		var ok bool
+		if fs.top {
+			k, pos, ok = rowCopySlotRun(rows, fs, offs, data, k, pos)
+		} else {
+			k, pos, ok = copySlotRun(rows, spans, fs, offs, data, k, pos)
+		}
+		if !ok {
+			return false
+		}
+		if k == len(spans) {
+			return true
 		}
 		v.SetNull(k)
 		offs[k+1] = int32(pos)
 	}
-	return true
+}
+
+// copySlotRun copies the values from index k on, data being written up to
+// pos, up to the first null one, and returns its index (len(spans) at the
+// end) and pos; ok is false at a value copySlotValues refuses.
+func copySlotRun(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, k, pos int) (int, int, bool) {
+	offs = offs[:len(spans)+1]
+	for ; k < len(spans); k++ {
+		s := spans[k]
+		if s.start < 0 {
+			return k, pos, true
+		}
+		r := rows[s.row]
+		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+			return k, pos, true
+		}
+		w := columnar.Load[uint64](r, int(s.start+fs.slot))
+		off := int64(w >> 32)
+		start := int64(s.start) + off
+		end := start + int64(uint32(w))
+		if end > int64(s.end) || (off-int64(fs.varStart))&(math.MinInt64|7) != 0 {
+			return k, pos, false
+		}
+		pos += copy(data[pos:], r[start:end])
+		offs[k+1] = int32(pos)
+	}
+	return k, pos, true
+}
+
+// rowCopySlotRun is copySlotRun over the top-level rows themselves
+// (fs.top).
+func rowCopySlotRun(rows [][]byte, fs fieldSlot, offs []int32, data []byte, k, pos int) (int, int, bool) {
+	offs = offs[:len(rows)+1]
+	for ; k < len(rows); k++ {
+		r := rows[k]
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			return k, pos, true
+		}
+		w := columnar.Load[uint64](r, int(fs.slot))
+		start := int64(w >> 32)
+		end := start + int64(uint32(w))
+		if end > int64(len(r)) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 {
+			return k, pos, false
+		}
+		pos += copy(data[pos:], r[start:end])
+		offs[k+1] = int32(pos)
+	}
+	return k, pos, true
 }
 
 // validUTF8Values reports whether every value of a binary column is UTF-8,

@@ -30,7 +30,7 @@ func (st *decodeState) decodeStruct(n *columnar.Node, spans []span) (arrow.Array
 		}
 	}
 	children := make([]arrow.ArrayData, len(n.Children))
-	if err := st.decodeFields(n.Path, n.Children, spans, children); err != nil {
+	if err := st.decodeFields(n.Path, n.Children, spans, children, false); err != nil {
 		v.Release()
 		return nil, err
 	}
@@ -58,14 +58,36 @@ func structSizeError(s span, n *columnar.Node, need int32, exact bool) error {
 // slots. A field is null where its struct is null or its null bit is set;
 // only then is its slot left unread. A null bit set in a valid struct for a
 // NOT NULL field, or past the last field, is an ErrLayout at the bit's byte.
-func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans []span, out []arrow.ArrayData) error {
-	if err := st.checkUnusedBits(path, len(fields), spans); err != nil {
-		return err
+// top says spans are the top-level rows, in order (span k is all of row
+// k), whose bits past the last field Decode has checked.
+func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans []span, out []arrow.ArrayData, top bool) error {
+	if !top {
+		if err := st.checkUnusedBits(path, len(fields), spans); err != nil {
+			return err
+		}
 	}
 	bitset := int(8 * nwords(int64(len(fields))))
 	header := int32(structHeaderBytes(len(fields)))
+	slotOf := func(i int) fieldSlot {
+		return fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7), varStart: header, top: top}
+	}
+	// The data sizes of string and binary fields are summed in one pass
+	// over the structs (up to maxSized fields), not one pass each.
+	var sized [maxSized]fieldSlot
+	var totals [maxSized]int64
+	nsized := 0
 	for i, f := range fields {
-		slot := fieldSlot{slot: int32(bitset + 8*i), bitByte: int32(i >> 3), bitMask: 1 << (i & 7), varStart: header}
+		if (f.Kind == columnar.KindString || f.Kind == columnar.KindBinary) && nsized < maxSized {
+			sized[nsized] = slotOf(i)
+			nsized++
+		}
+	}
+	if nsized > 1 {
+		slotSizesOf(st.rows, spans, sized[:nsized], totals[:nsized])
+	}
+	nbin := 0
+	for i, f := range fields {
+		slot := slotOf(i)
 		if notNull(f) {
 			if k := firstNullField(st.rows, spans, slot); k >= 0 {
 				releaseAll(out[:i])
@@ -80,9 +102,20 @@ func (st *decodeState) decodeFields(path string, fields []*columnar.Node, spans 
 		case isInline(f):
 			out[i], err = st.decodeSlots(f, spans, slot)
 		case f.Kind == columnar.KindString || f.Kind == columnar.KindBinary:
-			out[i], err = st.decodeBinarySlots(f, spans, slot)
+			total := int64(-1) // not summed yet
+			if nsized > 1 && nbin < nsized {
+				total = totals[nbin]
+			}
+			nbin++
+			out[i], err = st.decodeBinarySlots(f, spans, slot, total)
 		default:
-			out[i], err = st.decodeOutOfLine(f, spans, slot)
+			var ok bool
+			if f.Kind == columnar.KindList && wordElements(f.Children[0]) {
+				out[i], ok = st.decodeWordListSlots(f, spans, slot)
+			}
+			if !ok {
+				out[i], err = st.decodeOutOfLine(f, spans, slot)
+			}
 		}
 		if err != nil {
 			releaseAll(out[:i])
@@ -100,8 +133,8 @@ func (st *decodeState) checkUnusedBits(path string, n int, spans []span) error {
 	if n&63 == 0 {
 		return nil
 	}
-	last := int32(8 * (nwords(int64(n)) - 1))
-	mask := ^uint64(0) << (n & 63)
+	l, mask := unusedFieldBits(n)
+	last := int32(l)
 	k := firstUnusedBit(st.rows, spans, last, mask)
 	if k < 0 {
 		return nil
@@ -114,6 +147,17 @@ func (st *decodeState) checkUnusedBits(path string, n int, spans []span) error {
 	}
 	return fail(s.row, path, int64(s.start)+bit/8, rowbridge.ErrLayout,
 		"null bit %d is set, but the %s has %d fields", bit, what, n)
+}
+
+// unusedFieldBits locates the null bits past n fields: the byte offset of
+// the last bitset word and the mask of its unused bits (0 when n is a
+// multiple of 64).
+func unusedFieldBits(n int) (last int, mask uint64) {
+	last = int(8 * max(nwords(int64(n))-1, 0))
+	if n&63 != 0 {
+		mask = ^uint64(0) << (n & 63)
+	}
+	return last, mask
 }
 
 // firstUnusedBit returns the index of the first valid span whose bitset
@@ -146,11 +190,14 @@ func firstNullField(rows [][]byte, spans []span, fs fieldSlot) int {
 // fieldSlot says where one field lives inside its struct: the slot's byte
 // offset, the null bit's byte and mask, and where the struct's variable
 // region starts (its null bitset and slots end), the least offset a
-// variable-length value may have.
+// variable-length value may have. top says the structs are the top-level
+// rows, in order, so that a loop may range over the rows themselves
+// rather than load each span and then its row.
 type fieldSlot struct {
 	slot     int32
 	bitByte  int32
 	bitMask  byte
+	top      bool
 	varStart int32
 }
 
@@ -159,25 +206,63 @@ type fieldSlot struct {
 func (st *decodeState) decodeOutOfLine(f *columnar.Node, spans []span, fs fieldSlot) (arrow.ArrayData, error) {
 	child := st.sc.push(len(spans))
 	defer st.sc.pop(len(spans))
-	var used int64
+	resolve := resolveSlotWords
+	if fs.top {
+		resolve = resolveRowWords
+	}
+	if bad, used := resolve(st.rows, spans, fs, child, st.budget); bad >= 0 {
+		s := spans[bad]
+		return nil, st.wordError(st.rows[s.row], s, s.start+fs.slot, fs.varStart, f.Path, used)
+	}
+	return st.decodeValue(f, child)
+}
+
+// resolveSlotWords is decodeOutOfLine's loop: it fills child with the
+// spans of the values the slot words at fs point at (nullSpan for a null
+// struct or field). It stops at the first word that fails resolveWord and
+// returns its index as bad (-1 when there is none) and the size total so
+// far; the caller builds the error, so that the loop makes no call.
+func resolveSlotWords(rows [][]byte, spans []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
+	child = child[:len(spans)]
 	for k, s := range spans {
-		if s.isNull() {
+		if s.start < 0 {
 			child[k] = nullSpan
 			continue
 		}
-		r := st.rows[s.row]
+		r := rows[s.row]
 		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
 			child[k] = nullSpan
 			continue
 		}
-		at := s.start + fs.slot
-		c, ok := resolveWord(r, s, at, fs.varStart, &used, st.budget)
+		c, ok := resolveWord(r, s, s.start+fs.slot, fs.varStart, &used, budget)
 		if !ok {
-			return nil, st.wordError(r, s, at, fs.varStart, f.Path, used)
+			return k, used
 		}
 		child[k] = c
 	}
-	return st.decodeValue(f, child)
+	return -1, used
+}
+
+// resolveRowWords is resolveSlotWords over the top-level rows themselves
+// (fs.top; spans are unused).
+func resolveRowWords(rows [][]byte, _ []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
+	child = child[:len(rows)]
+	for k, r := range rows {
+		if r[fs.bitByte]&fs.bitMask != 0 {
+			child[k] = nullSpan
+			continue
+		}
+		w := columnar.Load[uint64](r, int(fs.slot))
+		size := int64(uint32(w))
+		start := int64(w >> 32)
+		end := start + size
+		used += size
+		if end > int64(len(r)) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 || used > budget {
+			return k, used
+		}
+		child[k] = span{row: int32(k), start: int32(start), end: int32(end)}
+	}
+	return -1, used
 }
 
 // resolveWord reads the offset/size word at byte at of row r, whose offset

@@ -88,8 +88,18 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	fixed := structHeaderBytes(nfields)
 	spans := sc.push(len(rows))
 	defer sc.pop(len(rows))
-	budget, bad := rowSpans(rows, fixed, d.fixedOnly, spans)
+	last, mask := unusedFieldBits(nfields)
+	budget, bad := rowSpans(rows, fixed, d.fixedOnly, spans, last, mask)
 	if bad >= 0 {
+		if r := rows[bad]; rowSizeOK(len(r), fixed, d.fixedOnly) {
+			// A null bit set past the last field: a later row of a bad
+			// size is reported first, as the sizes are checked first.
+			_, later := rowSpans(rows[bad+1:], fixed, d.fixedOnly, spans[bad+1:], 0, 0)
+			if later < 0 {
+				return nil, st.checkUnusedBits("", nfields, []span{{row: int32(bad), start: 0, end: int32(len(r))}})
+			}
+			bad += 1 + later
+		}
 		r := rows[bad]
 		switch {
 		case len(r) < fixed:
@@ -106,7 +116,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	st.budget = budget
 
 	cols := make([]arrow.ArrayData, nfields)
-	if err := st.decodeFields("", d.plan.Fields, spans, cols); err != nil {
+	if err := st.decodeFields("", d.plan.Fields, spans, cols, true); err != nil {
 		return nil, err
 	}
 	return columnar.NewRecordBatch(d.plan.Schema, len(rows), cols), nil
@@ -115,19 +125,26 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 // rowSpans fills spans with the whole rows and returns their total size.
 // It stops at the first row that is shorter than fixed, longer when exact
 // (every field is fixed-width), not a multiple of 8 bytes or longer than
-// 2^31-1 and returns its index as bad (-1 when there is none); Decode
-// builds the error, so that the loop stays a tight leaf.
-func rowSpans(rows [][]byte, fixed int, exact bool, spans []span) (budget int64, bad int) {
+// 2^31-1, or has a bit of mask set in its null bitset word at byte last
+// (unusedFieldBits), and returns its index as bad (-1 when there is
+// none); Decode builds the error, so that the loop stays a tight leaf.
+func rowSpans(rows [][]byte, fixed int, exact bool, spans []span, last int, mask uint64) (budget int64, bad int) {
 	spans = spans[:len(rows)]
 	for k, r := range rows {
 		n := len(r)
-		if n < fixed || n%8 != 0 || n > math.MaxInt32 || (exact && n != fixed) {
+		// A row of a schema without fields has no bitset (mask is 0).
+		if !rowSizeOK(n, fixed, exact) || mask != 0 && columnar.Load[uint64](r, last)&mask != 0 {
 			return 0, k
 		}
 		budget += int64(n)
 		spans[k] = span{row: int32(k), start: 0, end: int32(n)}
 	}
 	return budget, -1
+}
+
+// rowSizeOK reports whether a row of n bytes has the size rowSpans wants.
+func rowSizeOK(n, fixed int, exact bool) bool {
+	return n >= fixed && n%8 == 0 && n <= math.MaxInt32 && (!exact || n == fixed)
 }
 
 // span locates one value in the input: bytes [start, end) of rows[row]. The
@@ -145,6 +162,16 @@ type scratch struct {
 	spans []span
 	top   int
 	bits  []byte // a slot loop's validity bits, copied out when it met a null
+	tmp   []byte // values gathered before they are copied to a buffer of the size found
+}
+
+// copyBytes is scratch memory of n bytes (arbitrary contents), kept for
+// the next call.
+func (sc *scratch) copyBytes(n int) []byte {
+	if cap(sc.tmp) < n {
+		sc.tmp = make([]byte, n)
+	}
+	return sc.tmp[:n]
 }
 
 // validityBits is the scratch bitmap for n entries (its bytes arbitrary).
