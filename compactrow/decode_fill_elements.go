@@ -120,20 +120,33 @@ func (ef *elementFill) nulls(flags []byte, m, at int) {
 	}
 }
 
-// plainWords is plainArray for 8-byte elements (out non-empty, o64 its
-// words). Arrays of at most one element, as arrays of short arrays have,
-// are written without a branch on their length: an empty one rewrites a
-// slot with the value it holds.
-func plainWords(o64 []uint64, out, row []byte, a, at int) int {
-	m := int(le.Uint32(row[a:]))
-	if m > 1 || len(row) < 8 {
-		return plainArray(out, row, a, at, 8)
+// wordLists fills the offsets (offs, from entry 1) and the elements (o64,
+// out its bytes, not empty) of an unaligned list column of null-free
+// 8-byte elements: nestedArrays' inner arrays. Lists of at most one
+// element, as arrays of short arrays have, are written without a branch
+// on their length (an empty one rewrites a slot with the value it holds)
+// and without a call, so the loop's values stay in registers.
+func wordLists(rows [][]byte, rowEnd, pos, offs []int32, o64 []uint64, out []byte) {
+	at, i := 0, 0
+	for r, row := range rows {
+		end := int(rowEnd[r])
+		for ; i < end; i++ {
+			if p := int(pos[i]); p >= 0 {
+				m := load32(row, p)
+				if m > 1 || len(row) < 8 {
+					q := p + 4 + nullBytes(m)
+					copy(out[8*at:], row[q:q+8*m])
+				} else {
+					j := min(at, len(o64)-1)               // at itself when there is an element
+					v := load64(row, min(p+5, len(row)-8)) // the element, after one flag byte
+					keep := uint64(m) - 1                  // all ones when empty
+					o64[j] = v&^keep | o64[j]&keep
+				}
+				at += m
+			}
+			offs[i] = int32(at)
+		}
 	}
-	j := min(at, len(o64)-1)                              // at itself when there is an element
-	v := columnar.Load[uint64](row, min(a+5, len(row)-8)) // the element, after one flag byte
-	keep := uint64(m) - 1                                 // all ones when empty
-	o64[j] = v&^keep | o64[j]&keep
-	return m
 }
 
 // fillElements builds map keys or values from the recorded array positions.
@@ -172,16 +185,14 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 			}
 			offs[i] = int32(at)
 		}
+	} else if o64 := columnar.Cast[uint64](out); plain && width == 8 && len(o64) > 0 {
+		wordLists(f.rows, c.rowEnd, c.pos, offs[1:len(c.pos)+1], o64, out)
 	} else {
-		o64 := columnar.Cast[uint64](out)
-		words := plain && width == 8 && len(o64) > 0
 		i := 0
 		for r, row := range f.rows {
 			for end := int(c.rowEnd[r]); i < end; i++ {
 				switch p := c.pos[i]; {
 				case p < 0:
-				case words:
-					at += plainWords(o64, out, row, int(p), at)
 				case plain:
 					at += plainArray(out, row, int(p), at, width)
 				default:

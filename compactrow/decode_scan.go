@@ -474,7 +474,11 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	}
 	limit := table + size
 	cur := table + 4*n
-	for j := range n {
+	j := 0
+	if e.elems != nil && !s.strict {
+		j, cur = s.listElements(e, flags, n, table, cur, limit)
+	}
+	for ; j < n; j++ {
 		if isNull(j) {
 			e.appendNull()
 			continue
@@ -570,4 +574,63 @@ func (s *scanner) fixedElementsAll(e *column, p, end int, path string) (int, err
 	e.n += int64(n)
 	e.nulls += int64(countSet(flags, n))
 	return q + nb + n*e.width, nil
+}
+
+// listElements is the common case of the loop over the elements of an
+// array whose elements are lists of fixed-width values (nestedArrays),
+// written out in one loop with no call in it, so that its values stay in
+// registers. It takes all n elements or none: at the first thing it does
+// not handle (a null list, a null element, a fault) it returns 0 with
+// nothing recorded, and the general loop scans the array again and names
+// the fault.
+func (s *scanner) listElements(e *column, flags []byte, n, table, cur, limit int) (int, int) {
+	if !noneSet(flags) {
+		return 0, cur
+	}
+	w := e.elems.width
+	row := s.row[:limit]
+	at := len(e.pos)
+	e.pos = slices.Grow(e.pos, n)
+	dst := e.pos[at : at+n] // written beyond len(e.pos): committed at the end
+	c := cur
+	count := 0     // at most len(row): no overflow
+	var set uint64 // the null flags of the elements, ORed
+	for j := range dst {
+		if len(row)-c < 4 {
+			return 0, cur
+		}
+		m := load32(row, c)
+		nb := nullBytes(m)
+		q := c + 4
+		if m < 0 || uint64(nb)+uint64(m)*uint64(w) > uint64(len(row)-q) {
+			return 0, cur
+		}
+		if m < 64 && (len(row)-q >= 8 || m == 0) && len(row) >= 8 {
+			// As in fixedElements: up to 63 flags read as one word and
+			// masked, without a branch on m (an empty list may read any
+			// word: its mask is zero).
+			set |= load64(row, min(q, len(row)-8)) & (1<<m - 1)
+		} else if nb > 0 {
+			flags := row[q : q+nb]
+			for _, f := range flags[:nb-1] {
+				set |= uint64(f)
+			}
+			set |= uint64(flags[nb-1] & (0xff >> (7 - (m-1)&7)))
+		}
+		dst[j] = int32(c)
+		count += m
+		c = q + nb + m*w
+	}
+	if set != 0 {
+		return 0, cur // a null element, which the general loop counts
+	}
+	// The offset table must say where each element starts.
+	for j, p := range dst {
+		if load32(row, table+4*j) != int(p)-table {
+			return 0, cur
+		}
+	}
+	e.pos = e.pos[:at+n]
+	e.elems.n += int64(count)
+	return n, c
 }
