@@ -123,30 +123,51 @@ func (ef *elementFill) nulls(flags []byte, m, at int) {
 // wordLists fills the offsets (offs, from entry 1) and the elements (o64,
 // out its bytes, not empty) of an unaligned list column of null-free
 // 8-byte elements: nestedArrays' inner arrays. Lists of at most one
-// element, as arrays of short arrays have, are written without a branch
-// on their length (an empty one rewrites a slot with the value it holds)
-// and without a call, so the loop's values stay in registers.
+// element, as arrays of short arrays have, go through shortWordLists; it
+// stops at each longer one (or any in a row too short for its loads),
+// which is copied here.
 func wordLists(rows [][]byte, rowEnd, pos, offs []int32, o64 []uint64, out []byte) {
-	at, i := 0, 0
-	for r, row := range rows {
-		end := int(rowEnd[r])
+	r, i, at := 0, 0, 0
+	for {
+		if r, i, at = shortWordLists(rows, rowEnd, pos, offs, o64, r, i, at); r == len(rows) {
+			return
+		}
+		if p := int(pos[i]); p >= 0 {
+			at += plainArray(out, rows[r], p, at, 8)
+		}
+		offs[i] = int32(at)
+		i++
+	}
+}
+
+// shortWordLists is the loop of wordLists from entry i (of row r, at
+// elements so far) to the first list of more than one element, where it
+// returns, or to the end. It writes lists of at most one element without
+// a branch on their length (an empty one rewrites a slot with the value
+// it holds) and has no call in it, so that its values stay in registers.
+func shortWordLists(rows [][]byte, rowEnd, pos, offs []int32, o64 []uint64, r, i, at int) (int, int, int) {
+	last := len(o64) - 1
+	for ; r < len(rows); r++ {
+		row, end := rows[r], int(rowEnd[r])
+		if len(row) < 8 && i < end {
+			return r, i, at
+		}
 		for ; i < end; i++ {
 			if p := int(pos[i]); p >= 0 {
 				m := load32(row, p)
-				if m > 1 || len(row) < 8 {
-					q := p + 4 + nullBytes(m)
-					copy(out[8*at:], row[q:q+8*m])
-				} else {
-					j := min(at, len(o64)-1)               // at itself when there is an element
-					v := load64(row, min(p+5, len(row)-8)) // the element, after one flag byte
-					keep := uint64(m) - 1                  // all ones when empty
-					o64[j] = v&^keep | o64[j]&keep
+				if uint(m) > 1 {
+					return r, i, at
 				}
+				j := min(at, last)                     // at itself when there is an element
+				v := load64(row, min(p+5, len(row)-8)) // the element, after one flag byte
+				keep := uint64(m) - 1                  // all ones when empty
+				o64[j] = v&^keep | o64[j]&keep
 				at += m
 			}
 			offs[i] = int32(at)
 		}
 	}
+	return r, i, at
 }
 
 // fillElements builds map keys or values from the recorded array positions.

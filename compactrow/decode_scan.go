@@ -577,60 +577,58 @@ func (s *scanner) fixedElementsAll(e *column, p, end int, path string) (int, err
 }
 
 // listElements is the common case of the loop over the elements of an
-// array whose elements are lists of fixed-width values (nestedArrays),
-// written out in one loop with no call in it, so that its values stay in
-// registers. It takes all n elements or none: at the first thing it does
-// not handle (a null list, a null element, a fault) it returns 0 with
-// nothing recorded, and the general loop scans the array again and names
-// the fault.
+// array whose elements are lists of fixed-width values (nestedArrays). It
+// takes all n elements or none: at the first thing it does not handle (a
+// null list, a null element, a list of more than 63 elements, a fault) it
+// returns 0 with nothing recorded, and the general loop scans the array
+// again and names the fault.
 func (s *scanner) listElements(e *column, flags []byte, n, table, cur, limit int) (int, int) {
-	if !noneSet(flags) {
+	row := s.row[:limit]
+	if !noneSet(flags) || len(row) < 8 {
 		return 0, cur
 	}
-	w := e.elems.width
-	row := s.row[:limit]
 	at := len(e.pos)
 	e.pos = slices.Grow(e.pos, n)
 	dst := e.pos[at : at+n] // written beyond len(e.pos): committed at the end
-	c := cur
+	end, count := shortLists(row, dst, table, cur, e.elems.width)
+	if end < 0 {
+		return 0, cur
+	}
+	e.pos = e.pos[:at+n]
+	e.elems.n += int64(count)
+	return n, end
+}
+
+// shortLists is the loop of listElements, with no call in it and as few
+// values as it can, so that they stay in registers: it records the start
+// of the len(dst) lists of w-byte elements from c in row (at least 8
+// bytes), whose offset table is at table, and returns the end of the last
+// and the elements in all, or -1 when one is not a well-formed list of at
+// most 63 non-null elements where the table says.
+func shortLists(row []byte, dst []int32, table, c, w int) (int, int) {
 	count := 0     // at most len(row): no overflow
 	var set uint64 // the null flags of the elements, ORed
 	for j := range dst {
-		if len(row)-c < 4 {
-			return 0, cur
+		if len(row)-c < 4 || load32(row, table+4*j) != c-table {
+			return -1, 0
 		}
 		m := load32(row, c)
-		nb := nullBytes(m)
+		nb := (m + 7) >> 3
 		q := c + 4
-		if m < 0 || uint64(nb)+uint64(m)*uint64(w) > uint64(len(row)-q) {
-			return 0, cur
+		if uint(m) > 63 || nb+m*w > len(row)-q {
+			return -1, 0
 		}
-		if m < 64 && (len(row)-q >= 8 || m == 0) && len(row) >= 8 {
-			// As in fixedElements: up to 63 flags read as one word and
-			// masked, without a branch on m (an empty list may read any
-			// word: its mask is zero).
-			set |= load64(row, min(q, len(row)-8)) & (1<<m - 1)
-		} else if nb > 0 {
-			flags := row[q : q+nb]
-			for _, f := range flags[:nb-1] {
-				set |= uint64(f)
-			}
-			set |= uint64(flags[nb-1] & (0xff >> (7 - (m-1)&7)))
-		}
+		// The flags as one word, read at q or, near the end of the row,
+		// up to 8 bytes before and shifted into place; masked to the m
+		// flags, without a branch on m (an empty list's mask is zero).
+		base := min(q, len(row)-8)
+		set |= load64(row, base) >> ((q - base) * 8 & 63) & (1<<m - 1)
 		dst[j] = int32(c)
 		count += m
 		c = q + nb + m*w
 	}
 	if set != 0 {
-		return 0, cur // a null element, which the general loop counts
+		return -1, 0 // a null element, which the general loop counts
 	}
-	// The offset table must say where each element starts.
-	for j, p := range dst {
-		if load32(row, table+4*j) != int(p)-table {
-			return 0, cur
-		}
-	}
-	e.pos = e.pos[:at+n]
-	e.elems.n += int64(count)
-	return n, c
+	return c, count
 }

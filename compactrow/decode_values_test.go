@@ -2,6 +2,7 @@ package compactrow
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
@@ -267,12 +268,17 @@ func TestDecodeArrayNullCounts(t *testing.T) {
 func TestDecodeArraysOfShortArrays(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64} {
+	long := "[" + strings.Repeat("9,", 69) + "10]" // past the one-word flags of the fast scan
+	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64,
+		arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int32} {
 		schema := fields(nf("a", arrow.ListOf(arrow.ListOf(dt))))
 		for _, js := range []string{
 			`[{"a":[[1],[],[2],[]]},{"a":[[],[]]},{"a":[[3]]},{"a":[[]]}]`,
 			`[{"a":[[]]},{"a":[[4],[5,6],[],[7]]},{"a":null},{"a":[[],[8],[]]}]`,
 			`[{"a":[[],[]]},{"a":[]}]`,
+			`[{"a":[[1],[2,null],[3]]},{"a":[[4],null,[5]]},{"a":[[null]]},{"a":[[6]]}]`,
+			`[{"a":[[1],` + long + `,[2],[3,4,5]]},{"a":[]},{"a":[[6],[7]]}]`,
+			`[{"a":[]},{"a":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20],[1]]}]`,
 		} {
 			rec := fromJSON(t, mem, schema, js)
 			roundTrip(t, mem, rec)
