@@ -29,7 +29,14 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 	sc := scanner{}
 	top, prefix, prefixEnd := s.row.children, s.row.prefix, s.row.prefixEnd
 	prefixFlags := nullBytes(prefix)
-	for r, row := range rows {
+	flat := s.flat != nil && !limits
+	for r := 0; r < len(rows); r++ {
+		if flat {
+			if r = s.flatRows(rows, r); r == len(rows) {
+				break
+			}
+		}
+		row := rows[r]
 		sc.row, sc.r = row, r
 		if len(row) > math.MaxInt32 {
 			return s.firstError(rows, r, s.scanRow(&sc))
