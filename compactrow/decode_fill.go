@@ -127,19 +127,7 @@ func (f *filler) fillBinary(c *column) (*memory.Buffer, *memory.Buffer) {
 	total := 0
 	split := false // some value starts with a continuation byte
 	if c.aligned {
-		offs := offs[1 : len(c.pos)+1]
-		for i, p := range c.pos {
-			if p >= 0 {
-				row := f.rows[i]
-				n := int(le.Uint32(row[p:]))
-				v := row[p+4 : int(p)+4+n]
-				if n > 0 && v[0]&0xc0 == 0x80 {
-					split = true
-				}
-				total += copy(data[total:], v)
-			}
-			offs[i] = int32(total)
-		}
+		split = copyValues(f.rows[:len(c.pos)], c.pos, offs[1:len(c.pos)+1], data)
 	} else {
 		i := 0
 		for r, row := range f.rows {
@@ -341,4 +329,46 @@ func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid
 		}
 	}
 	return ok
+}
+
+// copyValues copies the string or binary values of an aligned column (entry
+// i at pos[i] of rows[i], null when negative) into data, writing the end
+// of each into offs. It reports whether some value starts with a UTF-8
+// continuation byte. Values are copied in 16-, 8- or 4-byte moves, the
+// last overlapping the one before, with no call in the loop: a memmove
+// call per value costs more than the copy of a short one, and makes the
+// loop keep its values on the stack.
+func copyValues(rows [][]byte, pos, offs []int32, data []byte) bool {
+	rows, offs = rows[:len(pos)], offs[:len(pos)]
+	total := 0
+	split := false
+	for i, p := range pos {
+		if p >= 0 {
+			row := rows[i]
+			n := load32(row, int(p))
+			src := row[int(p)+4 : int(p)+4+n]
+			dst := data[total : total+n]
+			switch {
+			case n >= 16:
+				for k := 0; k < n-16; k += 16 {
+					*(*[16]byte)(dst[k : k+16]) = *(*[16]byte)(src[k : k+16])
+				}
+				*(*[16]byte)(dst[n-16 : n]) = *(*[16]byte)(src[n-16 : n])
+			case n >= 8:
+				*(*[8]byte)(dst[:8]) = *(*[8]byte)(src[:8])
+				*(*[8]byte)(dst[n-8 : n]) = *(*[8]byte)(src[n-8 : n])
+			case n >= 4:
+				*(*[4]byte)(dst[:4]) = *(*[4]byte)(src[:4])
+				*(*[4]byte)(dst[n-4 : n]) = *(*[4]byte)(src[n-4 : n])
+			case n > 0:
+				dst[0], dst[n/2], dst[n-1] = src[0], src[n/2], src[n-1]
+			}
+			if n > 0 && src[0]&0xc0 == 0x80 {
+				split = true
+			}
+			total += n
+		}
+		offs[i] = int32(total)
+	}
+	return split
 }
