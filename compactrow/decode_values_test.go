@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/require"
 )
 
@@ -318,4 +319,31 @@ func TestDecodeFlatRowsLeftHalfWay(t *testing.T) {
 	require.Len(t, got.Column(1).Data().Buffers()[2].Bytes(), len("abcdefghij"))
 	require.Len(t, got.Column(3).Data().Buffers()[2].Bytes(), len("xyzw"))
 	require.Equal(t, 8, got.Column(2).(*array.List).ListValues().Len())
+}
+
+// Top-level strings are copied in 16-, 8- and 4-byte moves that overlap
+// at the end: every length from 0 to 40 keeps its bytes, into dirty
+// buffers.
+func TestDecodeStringLengths(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer checked.AssertSize(t, 0)
+	mem := testgen.DirtyAllocator(checked)
+	schema := fields(nf("s", arrow.BinaryTypes.String), nf("b", arrow.BinaryTypes.Binary))
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for n := range 41 {
+		v := make([]byte, n)
+		for i := range v {
+			v[i] = byte('a' + (n+i)%26)
+		}
+		b.Field(0).(*array.StringBuilder).Append(string(v))
+		b.Field(1).(*array.BinaryBuilder).Append(v)
+		if n%5 == 0 {
+			b.Field(0).AppendNull()
+			b.Field(1).AppendNull()
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	roundTrip(t, mem, rec)
 }
