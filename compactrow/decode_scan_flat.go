@@ -1,20 +1,26 @@
 package compactrow
 
-import "math"
+import (
+	"math"
+
+	"github.com/rowbridge/rowbridge/internal/columnar"
+)
 
 // Flat rows: the top-level fields are a fixed-width prefix followed by
-// strings, binaries and arrays of fixed-width elements only (strings1,
-// strings5, arrays). Such a row is scanned in one loop over those fields,
+// strings, binaries, arrays of fixed-width elements and maps of
+// fixed-width keys and values only (strings1, strings5, arrays, maps). Such a row is scanned in one loop over those fields,
 // each recorded by index (entry r of a top-level column is row r), with
 // no call per value. A row the loop does not take (a null flag set, a
-// null array element, a length that does not fit, trailing bytes) goes to
+// null element, a length that does not fit, trailing bytes) goes to
 // the general scan, which names its fault; the loop then resumes after it.
 
 // flatField is one field after the prefix of a flat row.
 type flatField struct {
 	c     *column
-	elems *column // an array's elements; nil for a string or binary
+	elems *column // an array's elements, or a map's keys; nil for a string or binary
 	w     int     // elems' width
+	vals  *column // a map's values; nil for the others
+	vw    int     // vals' width
 	pos   []int32 // c.pos at its full length (the scan's capacity): written by index
 }
 
@@ -28,6 +34,9 @@ func (s *decodeScratch) setFlat() {
 			flat = append(flat, flatField{c: c})
 		case c.elems != nil:
 			flat = append(flat, flatField{c: c, elems: c.elems, w: c.elems.width})
+		case c.node.Kind == columnar.KindMap && c.children[0].width > 0 && c.children[1].width > 0:
+			k, v := c.children[0], c.children[1]
+			flat = append(flat, flatField{c: c, elems: k, w: k.width, vals: v, vw: v.width})
 		default:
 			return
 		}
@@ -51,6 +60,9 @@ func (s *decodeScratch) flatRows(rows [][]byte, r int) int {
 		if k, end := flatFields(ff, row, r, start); k < len(ff) || end != len(row) {
 			unflat(ff[:k], row, r)
 			break
+		}
+		for _, c := range s.unaligned { // map keys and values
+			c.rowEnd = append(c.rowEnd, int32(len(c.pos)))
 		}
 	}
 	for k := range ff {
@@ -84,9 +96,23 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 			!noneSet(row[p+4:p+4+nbytes]) {
 			return k, p // a null element (or unused flag bits set): the general scan counts
 		}
+		q := p + 4 + nbytes + n*f.w
+		if f.vals != nil {
+			// A map: as many values after the keys, none null.
+			if len(row)-q < 4 || load32(row, q) != n ||
+				uint64(nbytes)+uint64(n)*uint64(f.vw) > uint64(len(row)-q-4) || !noneSet(row[q+4:q+4+nbytes]) {
+				return k, p
+			}
+			if n > 0 {
+				f.elems.pos = append(f.elems.pos, int32(p))
+				f.vals.pos = append(f.vals.pos, int32(q))
+			}
+			f.vals.n += int64(n)
+			q += 4 + nbytes + n*f.vw
+		}
 		f.pos[r] = int32(p)
 		f.elems.n += int64(n)
-		p += 4 + nbytes + n*f.w
+		p = q
 	}
 	return len(ff), p
 }
@@ -95,10 +121,18 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 func unflat(ff []flatField, row []byte, r int) {
 	for _, f := range ff {
 		n := load32(row, int(f.pos[r]))
-		if f.elems == nil {
+		switch {
+		case f.elems == nil:
 			f.c.bytes -= int64(n)
-		} else {
+		case f.vals == nil:
 			f.elems.n -= int64(n)
+		default:
+			f.elems.n -= int64(n)
+			f.vals.n -= int64(n)
+			if n > 0 {
+				f.elems.pos = f.elems.pos[:len(f.elems.pos)-1]
+				f.vals.pos = f.vals.pos[:len(f.vals.pos)-1]
+			}
 		}
 	}
 }

@@ -347,3 +347,41 @@ func TestDecodeStringLengths(t *testing.T) {
 	defer rec.Release()
 	roundTrip(t, mem, rec)
 }
+
+// Maps of fixed-width keys and values are flat too: rows left half-way
+// (a null value, a null map) keep keys and values aligned with their maps.
+func TestDecodeFlatMapsLeftHalfWay(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := fields(nf("i", arrow.PrimitiveTypes.Int64), nf("s", arrow.BinaryTypes.String),
+		nf("m", arrow.MapOf(arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float32)),
+		nf("a", arrow.ListOf(arrow.PrimitiveTypes.Int16)))
+	rec := fromJSON(t, mem, schema, `[
+		{"i":1,"s":"ab","m":[{"key":1,"value":1.5},{"key":2,"value":2.5}],"a":[1]},
+		{"i":2,"s":"c","m":[{"key":3,"value":null}],"a":[2]},
+		{"i":3,"s":"d","m":[{"key":4,"value":4.5}],"a":[3,null]},
+		{"i":4,"s":"e","m":null,"a":[]},
+		{"i":5,"s":"f","m":[],"a":[4]},
+		{"i":6,"s":"g","m":[{"key":5,"value":5.5}],"a":null}]`)
+	defer rec.Release()
+	roundTrip(t, mem, rec)
+
+	// A value count that differs from the key count is still named.
+	enc, err := NewEncoder(schema)
+	require.NoError(t, err)
+	rows, err := enc.Encode(rec)
+	require.NoError(t, err)
+	bs := rows.Slices()
+	at := 1 + 8 + 4 + 1 + 4 + 1 + 8 // the value count of row 2's map
+	bs[2][at]++
+	dec, err := NewDecoder(schema, WithAllocator(mem))
+	require.NoError(t, err)
+	got, err := dec.Decode(bs)
+	require.Nil(t, got)
+	require.ErrorIs(t, err, rowbridge.ErrCount)
+	var de *rowbridge.DecodeError
+	require.True(t, errors.As(err, &de))
+	require.Equal(t, 2, de.Row)
+	require.Equal(t, "m.value", de.Field)
+	require.Equal(t, at, de.Offset)
+}
