@@ -44,6 +44,10 @@ func (f *filler) fill(c *column) arrow.ArrayData {
 		return columnar.NewListData(c.node.Type, n, valid, nulls, offs, f.fill(c.children[0]))
 	case columnar.KindMap:
 		valid, nulls := f.posValidity(c)
+		if c.aligned && c.children[0].width > 0 && c.children[1].width > 0 {
+			offs, keys, vals := f.fillFixedMap(c)
+			return columnar.NewMapData(c.node.Type.(*arrow.MapType), n, valid, nulls, offs, keys, vals)
+		}
 		offs := f.countOffsets(c) // the key count of each map
 		keys := f.fill(c.children[0])
 		vals := f.fill(c.children[1])

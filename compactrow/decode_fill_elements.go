@@ -225,3 +225,34 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 	}
 	return obuf, ef.finish(f)
 }
+
+// fillFixedMap builds the offsets, keys and values of an aligned map column
+// of fixed-width keys and values in one pass over the maps' positions:
+// each map's values follow its keys, so no array position is looked up.
+func (f *filler) fillFixedMap(c *column) (*memory.Buffer, arrow.ArrayData, arrow.ArrayData) {
+	obuf, offs := columnar.NewOffsets(f.mem, len(c.pos))
+	kf, vf := f.newElementFill(c.children[0]), f.newElementFill(c.children[1])
+	offs = offs[1 : len(c.pos)+1]
+	rows := f.rows[:len(c.pos)]
+	at := 0
+	for i, p := range c.pos {
+		if p >= 0 {
+			row := rows[i]
+			var m int
+			if kf.plain {
+				m = plainArray(kf.out, row, int(p), at, kf.width)
+			} else {
+				m = kf.array(row, int(p), at)
+			}
+			q := int(p) + 4 + nullBytes(m) + m*kf.width // the values
+			if vf.plain {
+				plainArray(vf.out, row, q, at, vf.width)
+			} else {
+				vf.array(row, q, at)
+			}
+			at += m
+		}
+		offs[i] = int32(at)
+	}
+	return obuf, kf.finish(f), vf.finish(f)
+}
