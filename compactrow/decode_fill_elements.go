@@ -200,7 +200,11 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 			switch {
 			case p < 0:
 			case plain:
-				at += plainArray(out, f.rows[i], int(p), at, width)
+				row := f.rows[i]
+				m := load32(row, int(p))
+				q := int(p) + 4 + nullBytes(m)
+				move(out[width*at:], row[q:q+m*width])
+				at += m
 			default:
 				at += ef.array(f.rows[i], int(p), at)
 			}
@@ -238,15 +242,17 @@ func (f *filler) fillFixedMap(c *column) (*memory.Buffer, arrow.ArrayData, arrow
 	for i, p := range c.pos {
 		if p >= 0 {
 			row := rows[i]
-			var m int
+			m := load32(row, int(p))
+			q := int(p) + 4 + nullBytes(m) // the keys
 			if kf.plain {
-				m = plainArray(kf.out, row, int(p), at, kf.width)
+				move(kf.out[kf.width*at:], row[q:q+m*kf.width])
 			} else {
-				m = kf.array(row, int(p), at)
+				kf.array(row, int(p), at)
 			}
-			q := int(p) + 4 + nullBytes(m) + m*kf.width // the values
+			q += m * kf.width // the values' count
 			if vf.plain {
-				plainArray(vf.out, row, q, at, vf.width)
+				v := q + 4 + nullBytes(m)
+				move(vf.out[vf.width*at:], row[v:v+m*vf.width])
 			} else {
 				vf.array(row, q, at)
 			}

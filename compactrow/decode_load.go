@@ -26,3 +26,21 @@ func load64(b []byte, p int) uint64 {
 }
 
 var errLoad = "compactrow: load outside its row"
+
+// move copies src into dst[:len(src)] in 16-byte moves, the last one
+// overlapping the one before, and copies shorter values with copy. It is
+// small enough to inline, so a loop copying values of 16 bytes or more
+// makes no call per value: a memmove call costs more than the copy of a
+// short value, and makes the loop keep its values on the stack.
+func move(dst, src []byte) {
+	n := len(src)
+	sp, dp := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst[:n]))
+	if n >= 16 { // both are n bytes long: every move is within them
+		for k := 0; k < n-16; k += 16 {
+			*(*[16]byte)(unsafe.Add(dp, k)) = *(*[16]byte)(unsafe.Add(sp, k))
+		}
+		*(*[16]byte)(unsafe.Add(dp, n-16)) = *(*[16]byte)(unsafe.Add(sp, n-16))
+	} else if n > 0 {
+		copy(dst, src)
+	}
+}
