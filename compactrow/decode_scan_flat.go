@@ -2,6 +2,7 @@ package compactrow
 
 import (
 	"math"
+	"slices"
 
 	"github.com/rowbridge/rowbridge/internal/columnar"
 )
@@ -16,13 +17,23 @@ import (
 
 // flatField is one field after the prefix of a flat row.
 type flatField struct {
+	kind  flatKind
 	c     *column
-	elems *column // an array's elements, or a map's keys; nil for a string or binary
-	w     int     // elems' width
-	vals  *column // a map's values; nil for the others
+	elems *column // an array's elements, a map's keys, or the inner lists of lists
+	w     int     // the width of elems, or of the inner lists' elements
+	vals  *column // a map's values
 	vw    int     // vals' width
 	pos   []int32 // c.pos at its full length (the scan's capacity): written by index
 }
+
+type flatKind uint8
+
+const (
+	flatBytes flatKind = iota // a string or binary
+	flatArray                 // an array of fixed-width elements
+	flatMap                   // a map of fixed-width keys and values
+	flatLists                 // an array of arrays of fixed-width elements
+)
 
 // setFlat records the fields of flat rows, or none when the rows are not
 // flat.
@@ -31,12 +42,15 @@ func (s *decodeScratch) setFlat() {
 	for _, c := range s.row.children[s.row.prefix:] {
 		switch {
 		case c.bytesKind:
-			flat = append(flat, flatField{c: c})
+			flat = append(flat, flatField{kind: flatBytes, c: c})
 		case c.elems != nil:
-			flat = append(flat, flatField{c: c, elems: c.elems, w: c.elems.width})
+			flat = append(flat, flatField{kind: flatArray, c: c, elems: c.elems, w: c.elems.width})
 		case c.node.Kind == columnar.KindMap && c.children[0].width > 0 && c.children[1].width > 0:
 			k, v := c.children[0], c.children[1]
-			flat = append(flat, flatField{c: c, elems: k, w: k.width, vals: v, vw: v.width})
+			flat = append(flat, flatField{kind: flatMap, c: c, elems: k, w: k.width, vals: v, vw: v.width})
+		case c.node.Kind == columnar.KindList && c.children[0].elems != nil:
+			in := c.children[0]
+			flat = append(flat, flatField{kind: flatLists, c: c, elems: in, w: in.elems.width})
 		default:
 			return
 		}
@@ -61,7 +75,7 @@ func (s *decodeScratch) flatRows(rows [][]byte, r int) int {
 			unflat(ff[:k], row, r)
 			break
 		}
-		for _, c := range s.unaligned { // map keys and values
+		for _, c := range s.unaligned { // map keys and values, inner lists
 			c.rowEnd = append(c.rowEnd, int32(len(c.pos)))
 		}
 	}
@@ -81,13 +95,22 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 			return k, p
 		}
 		n := load32(row, p)
-		if f.elems == nil {
+		if f.kind == flatBytes {
 			if uint(n) > uint(len(row)-p-4) {
 				return k, p
 			}
 			f.pos[r] = int32(p)
 			f.c.bytes += int64(n)
 			p += 4 + n
+			continue
+		}
+		if f.kind == flatLists {
+			end := scanFlatLists(f, row, p, n)
+			if end < 0 {
+				return k, p
+			}
+			f.pos[r] = int32(p)
+			p = end
 			continue
 		}
 		// In 64 bits: n*w overflows an int on 32-bit machines.
@@ -97,8 +120,8 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 			return k, p // a null element (or unused flag bits set): the general scan counts
 		}
 		q := p + 4 + nbytes + n*f.w
-		if f.vals != nil {
-			// A map: as many values after the keys, none null.
+		if f.kind == flatMap {
+			// As many values after the keys, none null.
 			if len(row)-q < 4 || load32(row, q) != n ||
 				uint64(nbytes)+uint64(n)*uint64(f.vw) > uint64(len(row)-q-4) || !noneSet(row[q+4:q+4+nbytes]) {
 				return k, p
@@ -117,22 +140,62 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 	return len(ff), p
 }
 
+// scanFlatLists records the array of n arrays of fixed-width elements at p in
+// row, none of them or their elements null, and returns where it ends, or
+// -1 when it is anything else.
+func scanFlatLists(f *flatField, row []byte, p, n int) int {
+	nb := nullBytes(n)
+	q := p + 4
+	if n <= 0 {
+		if n < 0 {
+			return -1
+		}
+		return q // no serializedSize or offset table for an empty array
+	}
+	if len(row)-q < nb+4 || !noneSet(row[q:q+nb]) {
+		return -1
+	}
+	size := load32(row, q+nb)
+	table := q + nb + 4
+	// In 64 bits: 4*n overflows an int on 32-bit machines.
+	if size < 0 || size > len(row)-table || int64(size) < 4*int64(n) || table+size < 8 {
+		return -1
+	}
+	in := f.elems
+	at := len(in.pos)
+	in.pos = slices.Grow(in.pos, n)
+	dst := in.pos[at : at+n] // written beyond len(in.pos): committed at the end
+	end, count := shortLists(row[:table+size], dst, table, table+4*n, f.w)
+	if end != table+size {
+		return -1
+	}
+	in.pos = in.pos[:at+n]
+	in.elems.n += int64(count)
+	return end
+}
+
 // unflat takes back what flatFields recorded of the fields ff of row r.
 func unflat(ff []flatField, row []byte, r int) {
 	for _, f := range ff {
 		n := load32(row, int(f.pos[r]))
-		switch {
-		case f.elems == nil:
+		switch f.kind {
+		case flatBytes:
 			f.c.bytes -= int64(n)
-		case f.vals == nil:
+		case flatArray:
 			f.elems.n -= int64(n)
-		default:
+		case flatMap:
 			f.elems.n -= int64(n)
 			f.vals.n -= int64(n)
 			if n > 0 {
 				f.elems.pos = f.elems.pos[:len(f.elems.pos)-1]
 				f.vals.pos = f.vals.pos[:len(f.vals.pos)-1]
 			}
+		case flatLists:
+			in := f.elems
+			for _, a := range in.pos[len(in.pos)-n:] {
+				in.elems.n -= int64(load32(row, int(a)))
+			}
+			in.pos = in.pos[:len(in.pos)-n]
 		}
 	}
 }
