@@ -340,7 +340,7 @@ func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid
 // i at pos[i] of rows[i], null when negative) into data, writing the end
 // of each into offs. It reports whether some value starts with a UTF-8
 // continuation byte. Values are copied in 16-, 8- or 4-byte moves, the
-// last overlapping the one before, with no call in the loop: a memmove
+// last ones overlapping those before, with no call in the loop: a memmove
 // call per value costs more than the copy of a short one, and makes the
 // loop keep its values on the stack.
 func copyValues(rows [][]byte, pos, offs []int32, data []byte) bool {
@@ -351,27 +351,40 @@ func copyValues(rows [][]byte, pos, offs []int32, data []byte) bool {
 		if p >= 0 {
 			row := rows[i]
 			n := load32(row, int(p))
-			src := row[int(p)+4 : int(p)+4+n]
-			dst := data[total : total+n]
-			// Both are n bytes long (just checked): every move below is
-			// within them, so it needs no check of its own.
-			sp, dp := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
+			q := int(p) + 4
+			// The scan has checked both; checked again here because the
+			// moves below are unchecked.
+			if uint(n) > uint(len(row)-q) || n > len(data)-total {
+				panic(errLoad)
+			}
+			if n == 0 {
+				offs[i] = int32(total)
+				continue
+			}
+			sp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(row)), q)
+			dp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), total)
 			switch {
 			case n >= 16:
-				for k := 0; k < n-16; k += 16 {
-					*(*[16]byte)(unsafe.Add(dp, k)) = *(*[16]byte)(unsafe.Add(sp, k))
-				}
+				*(*[16]byte)(dp) = *(*[16]byte)(sp)
 				*(*[16]byte)(unsafe.Add(dp, n-16)) = *(*[16]byte)(unsafe.Add(sp, n-16))
+				if n > 32 {
+					*(*[16]byte)(unsafe.Add(dp, 16)) = *(*[16]byte)(unsafe.Add(sp, 16))
+					*(*[16]byte)(unsafe.Add(dp, n-32)) = *(*[16]byte)(unsafe.Add(sp, n-32))
+					for k := 32; k < n-32; k += 16 {
+						*(*[16]byte)(unsafe.Add(dp, k)) = *(*[16]byte)(unsafe.Add(sp, k))
+					}
+				}
 			case n >= 8:
 				*(*[8]byte)(dp) = *(*[8]byte)(sp)
 				*(*[8]byte)(unsafe.Add(dp, n-8)) = *(*[8]byte)(unsafe.Add(sp, n-8))
 			case n >= 4:
 				*(*[4]byte)(dp) = *(*[4]byte)(sp)
 				*(*[4]byte)(unsafe.Add(dp, n-4)) = *(*[4]byte)(unsafe.Add(sp, n-4))
-			case n > 0:
-				dst[0], dst[n/2], dst[n-1] = src[0], src[n/2], src[n-1]
+			default:
+				v, d := row[q:q+n], data[total:total+n]
+				d[0], d[n/2], d[n-1] = v[0], v[n/2], v[n-1]
 			}
-			if n > 0 && src[0]&0xc0 == 0x80 {
+			if *(*byte)(sp)&0xc0 == 0x80 {
 				split = true
 			}
 			total += n

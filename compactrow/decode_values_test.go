@@ -322,7 +322,7 @@ func TestDecodeFlatRowsLeftHalfWay(t *testing.T) {
 }
 
 // Top-level strings are copied in 16-, 8- and 4-byte moves that overlap
-// at the end: every length from 0 to 40 keeps its bytes, into dirty
+// at the end: every length from 0 to 100 keeps its bytes, into dirty
 // buffers.
 func TestDecodeStringLengths(t *testing.T) {
 	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
@@ -331,7 +331,7 @@ func TestDecodeStringLengths(t *testing.T) {
 	schema := fields(nf("s", arrow.BinaryTypes.String), nf("b", arrow.BinaryTypes.Binary))
 	b := array.NewRecordBuilder(mem, schema)
 	defer b.Release()
-	for n := range 41 {
+	for n := range 101 {
 		v := make([]byte, n)
 		for i := range v {
 			v[i] = byte('a' + (n+i)%26)
