@@ -24,6 +24,7 @@ type flatField struct {
 	vals  *column // a map's values
 	vw    int     // vals' width
 	pos   []int32 // c.pos at its full length (the scan's capacity): written by index
+	n     int64   // bytes of strings, elements of arrays or maps, so far: added to the columns at the end
 }
 
 type flatKind uint8
@@ -80,8 +81,18 @@ func (s *decodeScratch) flatRows(rows [][]byte, r int) int {
 		}
 	}
 	for k := range ff {
-		ff[k].c.pos = ff[k].pos[:r]
-		ff[k].pos = nil
+		f := &ff[k]
+		f.c.pos = f.pos[:r]
+		switch f.kind {
+		case flatBytes:
+			f.c.bytes += f.n
+		case flatArray:
+			f.elems.n += f.n
+		case flatMap:
+			f.elems.n += f.n
+			f.vals.n += f.n
+		}
+		f.pos, f.n = nil, 0
 	}
 	return r
 }
@@ -100,7 +111,7 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 				return k, p
 			}
 			f.pos[r] = int32(p)
-			f.c.bytes += int64(n)
+			f.n += int64(n)
 			p += 4 + n
 			continue
 		}
@@ -130,11 +141,10 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 				f.elems.pos = append(f.elems.pos, int32(p))
 				f.vals.pos = append(f.vals.pos, int32(q))
 			}
-			f.vals.n += int64(n)
 			q += 4 + nbytes + n*f.vw
 		}
 		f.pos[r] = int32(p)
-		f.elems.n += int64(n)
+		f.n += int64(n)
 		p = q
 	}
 	return len(ff), p
@@ -176,16 +186,14 @@ func scanFlatLists(f *flatField, row []byte, p, n int) int {
 
 // unflat takes back what flatFields recorded of the fields ff of row r.
 func unflat(ff []flatField, row []byte, r int) {
-	for _, f := range ff {
+	for k := range ff {
+		f := &ff[k]
 		n := load32(row, int(f.pos[r]))
 		switch f.kind {
-		case flatBytes:
-			f.c.bytes -= int64(n)
-		case flatArray:
-			f.elems.n -= int64(n)
+		case flatBytes, flatArray:
+			f.n -= int64(n)
 		case flatMap:
-			f.elems.n -= int64(n)
-			f.vals.n -= int64(n)
+			f.n -= int64(n)
 			if n > 0 {
 				f.elems.pos = f.elems.pos[:len(f.elems.pos)-1]
 				f.vals.pos = f.vals.pos[:len(f.vals.pos)-1]
