@@ -41,6 +41,7 @@ func BenchmarkDecode(b *testing.B) {
 		name string
 		mem  memory.Allocator
 	}{
+		{"default", nil}, // NewDecoder(schema), as a user without options gets it
 		{"go", memory.NewGoAllocator()},
 		{"recycling", arrowvec.NewRecyclingAllocator(64 << 20)},
 	}
@@ -58,7 +59,11 @@ func BenchmarkDecode(b *testing.B) {
 					b.Fatal(err)
 				}
 				slices := rows.Slices()
-				dec, err := NewDecoder(bc.Schema, WithAllocator(a.mem))
+				var opts []Option
+				if a.mem != nil {
+					opts = append(opts, WithAllocator(a.mem))
+				}
+				dec, err := NewDecoder(bc.Schema, opts...)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -202,13 +202,14 @@ func (c *column) appendNull() {
 
 // decodeScratch is one Decode call's reusable state.
 type decodeScratch struct {
-	row       column    // the row as a struct of the top-level fields; its pos is all 0
-	all       []*column // every column but the row
-	tracked   []*column // columns that could reach Arrow's limits: unaligned or string
-	unaligned []*column // columns under a list or map, whose rowEnd is kept per row
-	checked   []*column // columns whose values are checked: strings, decimals
-	ident     []int32   // ident[r] = r+1, the rowEnd of aligned columns
-	zeros     []int32   // the position of the row in the row, for every row
+	row       column      // the row as a struct of the top-level fields; its pos is all 0
+	all       []*column   // every column but the row
+	tracked   []*column   // columns that could reach Arrow's limits: unaligned or string
+	unaligned []*column   // columns under a list or map, whose rowEnd is kept per row
+	checked   []*column   // columns whose values are checked: strings, decimals
+	flat      []flatField // the fields of flat rows (decode_scan_flat.go), nil when rows are not flat
+	ident     []int32     // ident[r] = r+1, the rowEnd of aligned columns
+	zeros     []int32     // the position of the row in the row, for every row
 }
 
 func (s *decodeScratch) top() []*column { return s.row.children }
@@ -261,6 +262,7 @@ func newDecodeScratch(plan *columnar.Plan) *decodeScratch {
 	}
 	s.row.aligned = true
 	s.row.setPrefix()
+	s.setFlat()
 	for _, c := range s.all {
 		if c.check {
 			s.checked = append(s.checked, c)

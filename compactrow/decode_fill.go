@@ -3,6 +3,7 @@ package compactrow
 import (
 	"encoding/binary"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -44,6 +45,10 @@ func (f *filler) fill(c *column) arrow.ArrayData {
 		return columnar.NewListData(c.node.Type, n, valid, nulls, offs, f.fill(c.children[0]))
 	case columnar.KindMap:
 		valid, nulls := f.posValidity(c)
+		if c.aligned && c.children[0].width > 0 && c.children[1].width > 0 {
+			offs, keys, vals := f.fillFixedMap(c)
+			return columnar.NewMapData(c.node.Type.(*arrow.MapType), n, valid, nulls, offs, keys, vals)
+		}
 		offs := f.countOffsets(c) // the key count of each map
 		keys := f.fill(c.children[0])
 		vals := f.fill(c.children[1])
@@ -127,19 +132,7 @@ func (f *filler) fillBinary(c *column) (*memory.Buffer, *memory.Buffer) {
 	total := 0
 	split := false // some value starts with a continuation byte
 	if c.aligned {
-		offs := offs[1 : len(c.pos)+1]
-		for i, p := range c.pos {
-			if p >= 0 {
-				row := f.rows[i]
-				n := int(le.Uint32(row[p:]))
-				v := row[p+4 : int(p)+4+n]
-				if n > 0 && v[0]&0xc0 == 0x80 {
-					split = true
-				}
-				total += copy(data[total:], v)
-			}
-			offs[i] = int32(total)
-		}
+		split = copyValues(f.rows[:len(c.pos)], c.pos, offs[1:len(c.pos)+1], data)
 	} else {
 		i := 0
 		for r, row := range f.rows {
@@ -341,4 +334,62 @@ func gatherLongDecimals(rows [][]byte, ix *index, out []uint64, nulls int, valid
 		}
 	}
 	return ok
+}
+
+// copyValues copies the string or binary values of an aligned column (entry
+// i at pos[i] of rows[i], null when negative) into data, writing the end
+// of each into offs. It reports whether some value starts with a UTF-8
+// continuation byte. Values are copied in 16-, 8- or 4-byte moves, the
+// last ones overlapping those before, with no call in the loop: a memmove
+// call per value costs more than the copy of a short one, and makes the
+// loop keep its values on the stack.
+func copyValues(rows [][]byte, pos, offs []int32, data []byte) bool {
+	rows, offs = rows[:len(pos)], offs[:len(pos)]
+	total := 0
+	split := false
+	for i, p := range pos {
+		if p >= 0 {
+			row := rows[i]
+			n := load32(row, int(p))
+			q := int(p) + 4
+			// The scan has checked both; checked again here because the
+			// moves below are unchecked.
+			if uint(n) > uint(len(row)-q) || n > len(data)-total {
+				panic(errLoad)
+			}
+			if n == 0 {
+				offs[i] = int32(total)
+				continue
+			}
+			sp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(row)), q)
+			dp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(data)), total)
+			switch {
+			case n >= 16:
+				*(*[16]byte)(dp) = *(*[16]byte)(sp)
+				*(*[16]byte)(unsafe.Add(dp, n-16)) = *(*[16]byte)(unsafe.Add(sp, n-16))
+				if n > 32 {
+					*(*[16]byte)(unsafe.Add(dp, 16)) = *(*[16]byte)(unsafe.Add(sp, 16))
+					*(*[16]byte)(unsafe.Add(dp, n-32)) = *(*[16]byte)(unsafe.Add(sp, n-32))
+					for k := 32; k < n-32; k += 16 {
+						*(*[16]byte)(unsafe.Add(dp, k)) = *(*[16]byte)(unsafe.Add(sp, k))
+					}
+				}
+			case n >= 8:
+				*(*[8]byte)(dp) = *(*[8]byte)(sp)
+				*(*[8]byte)(unsafe.Add(dp, n-8)) = *(*[8]byte)(unsafe.Add(sp, n-8))
+			case n >= 4:
+				*(*[4]byte)(dp) = *(*[4]byte)(sp)
+				*(*[4]byte)(unsafe.Add(dp, n-4)) = *(*[4]byte)(unsafe.Add(sp, n-4))
+			default:
+				v, d := row[q:q+n], data[total:total+n]
+				d[0], d[n/2], d[n-1] = v[0], v[n/2], v[n-1]
+			}
+			if *(*byte)(sp)&0xc0 == 0x80 {
+				split = true
+			}
+			total += n
+		}
+		offs[i] = int32(total)
+	}
+	return split
 }

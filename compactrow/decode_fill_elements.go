@@ -120,20 +120,54 @@ func (ef *elementFill) nulls(flags []byte, m, at int) {
 	}
 }
 
-// plainWords is plainArray for 8-byte elements (out non-empty, o64 its
-// words). Arrays of at most one element, as arrays of short arrays have,
-// are written without a branch on their length: an empty one rewrites a
-// slot with the value it holds.
-func plainWords(o64 []uint64, out, row []byte, a, at int) int {
-	m := int(le.Uint32(row[a:]))
-	if m > 1 || len(row) < 8 {
-		return plainArray(out, row, a, at, 8)
+// wordLists fills the offsets (offs, from entry 1) and the elements (o64,
+// out its bytes, not empty) of an unaligned list column of null-free
+// 8-byte elements: nestedArrays' inner arrays. Lists of at most one
+// element, as arrays of short arrays have, go through shortWordLists; it
+// stops at each longer one (or any in a row too short for its loads),
+// which is copied here.
+func wordLists(rows [][]byte, rowEnd, pos, offs []int32, o64 []uint64, out []byte) {
+	r, i, at := 0, 0, 0
+	for {
+		if r, i, at = shortWordLists(rows, rowEnd, pos, offs, o64, r, i, at); r == len(rows) {
+			return
+		}
+		if p := int(pos[i]); p >= 0 {
+			at += plainArray(out, rows[r], p, at, 8)
+		}
+		offs[i] = int32(at)
+		i++
 	}
-	j := min(at, len(o64)-1)                              // at itself when there is an element
-	v := columnar.Load[uint64](row, min(a+5, len(row)-8)) // the element, after one flag byte
-	keep := uint64(m) - 1                                 // all ones when empty
-	o64[j] = v&^keep | o64[j]&keep
-	return m
+}
+
+// shortWordLists is the loop of wordLists from entry i (of row r, at
+// elements so far) to the first list of more than one element, where it
+// returns, or to the end. It writes lists of at most one element without
+// a branch on their length (an empty one rewrites a slot with the value
+// it holds) and has no call in it, so that its values stay in registers.
+func shortWordLists(rows [][]byte, rowEnd, pos, offs []int32, o64 []uint64, r, i, at int) (int, int, int) {
+	last := len(o64) - 1
+	for ; r < len(rows); r++ {
+		row, end := rows[r], int(rowEnd[r])
+		if len(row) < 8 && i < end {
+			return r, i, at
+		}
+		for ; i < end; i++ {
+			if p := int(pos[i]); p >= 0 {
+				m := load32(row, p)
+				if uint(m) > 1 {
+					return r, i, at
+				}
+				j := min(at, last)                     // at itself when there is an element
+				v := load64(row, min(p+5, len(row)-8)) // the element, after one flag byte
+				keep := uint64(m) - 1                  // all ones when empty
+				o64[j] = v&^keep | o64[j]&keep
+				at += m
+			}
+			offs[i] = int32(at)
+		}
+	}
+	return r, i, at
 }
 
 // fillElements builds map keys or values from the recorded array positions.
@@ -166,22 +200,24 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 			switch {
 			case p < 0:
 			case plain:
-				at += plainArray(out, f.rows[i], int(p), at, width)
+				row := f.rows[i]
+				m := load32(row, int(p))
+				q := int(p) + 4 + nullBytes(m)
+				move(out[width*at:], row[q:q+m*width])
+				at += m
 			default:
 				at += ef.array(f.rows[i], int(p), at)
 			}
 			offs[i] = int32(at)
 		}
+	} else if o64 := columnar.Cast[uint64](out); plain && width == 8 && len(o64) > 0 {
+		wordLists(f.rows, c.rowEnd, c.pos, offs[1:len(c.pos)+1], o64, out)
 	} else {
-		o64 := columnar.Cast[uint64](out)
-		words := plain && width == 8 && len(o64) > 0
 		i := 0
 		for r, row := range f.rows {
 			for end := int(c.rowEnd[r]); i < end; i++ {
 				switch p := c.pos[i]; {
 				case p < 0:
-				case words:
-					at += plainWords(o64, out, row, int(p), at)
 				case plain:
 					at += plainArray(out, row, int(p), at, width)
 				default:
@@ -192,4 +228,37 @@ func (f *filler) fillFixedList(c *column) (*memory.Buffer, arrow.ArrayData) {
 		}
 	}
 	return obuf, ef.finish(f)
+}
+
+// fillFixedMap builds the offsets, keys and values of an aligned map column
+// of fixed-width keys and values in one pass over the maps' positions:
+// each map's values follow its keys, so no array position is looked up.
+func (f *filler) fillFixedMap(c *column) (*memory.Buffer, arrow.ArrayData, arrow.ArrayData) {
+	obuf, offs := columnar.NewOffsets(f.mem, len(c.pos))
+	kf, vf := f.newElementFill(c.children[0]), f.newElementFill(c.children[1])
+	offs = offs[1 : len(c.pos)+1]
+	rows := f.rows[:len(c.pos)]
+	at := 0
+	for i, p := range c.pos {
+		if p >= 0 {
+			row := rows[i]
+			m := load32(row, int(p))
+			q := int(p) + 4 + nullBytes(m) // the keys
+			if kf.plain {
+				move(kf.out[kf.width*at:], row[q:q+m*kf.width])
+			} else {
+				kf.array(row, int(p), at)
+			}
+			q += m * kf.width // the values' count
+			if vf.plain {
+				v := q + 4 + nullBytes(m)
+				move(vf.out[vf.width*at:], row[v:v+m*vf.width])
+			} else {
+				vf.array(row, q, at)
+			}
+			at += m
+		}
+		offs[i] = int32(at)
+	}
+	return obuf, kf.finish(f), vf.finish(f)
 }

@@ -62,6 +62,7 @@ var hostileCases = []struct {
 	{"offset table disagrees", schemaE8, rowE8, "00 03000000 00 33000000 0c000000 1c000000 2a000000 03000000 00 01000000 02000000 03000000 02000000 00 04000000 05000000 01000000 00 06000000", rowbridge.ErrLayout, "a.item", 14},
 	{"serializedSize beyond elements", schemaE8, rowE8, "00 03000000 00 34000000 0c000000 1d000000 2a000000 03000000 00 01000000 02000000 03000000 02000000 00 04000000 05000000 01000000 00 06000000 00", rowbridge.ErrLayout, "a", 61},
 	{"serializedSize cuts last element", schemaE8, rowE8, "00 03000000 00 32000000 0c000000 1d000000 2a000000 03000000 00 01000000 02000000 03000000 02000000 00 04000000 05000000 01000000 00 06000000", rowbridge.ErrCount, "a.item", 52},
+	{"complex array count negative", schemaE8, rowE8, "00 ffffffff", rowbridge.ErrCount, "a", 1},
 	{"complex array table truncated", schemaE8, rowE8, "00 03000000 00 33000000 0c000000", rowbridge.ErrCount, "a", 1},
 	{"map value count differs", schemaE3, rowE3, "00 03000000 00 01000000 02000000 03000000 02000000 02 01000000 61 03000000 78797a", rowbridge.ErrCount, "m.value", 18},
 	{"map null key", schemaE3, rowE3, "00 03000000 01 01000000 02000000 03000000 03000000 02 01000000 61 03000000 78797a", rowbridge.ErrLayout, "m.key", 5},

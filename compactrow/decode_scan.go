@@ -29,7 +29,14 @@ func (s *decodeScratch) scanRows(rows [][]byte) error {
 	sc := scanner{}
 	top, prefix, prefixEnd := s.row.children, s.row.prefix, s.row.prefixEnd
 	prefixFlags := nullBytes(prefix)
-	for r, row := range rows {
+	flat := s.flat != nil && !limits
+	for r := 0; r < len(rows); r++ {
+		if flat {
+			if r = s.flatRows(rows, r); r == len(rows) {
+				break
+			}
+		}
+		row := rows[r]
 		sc.row, sc.r = row, r
 		if len(row) > math.MaxInt32 {
 			return s.firstError(rows, r, s.scanRow(&sc))
@@ -474,7 +481,11 @@ func (s *scanner) array(e *column, p, end int, path string) (int, error) {
 	}
 	limit := table + size
 	cur := table + 4*n
-	for j := range n {
+	j := 0
+	if e.elems != nil && !s.strict {
+		j, cur = s.listElements(e, flags, n, table, cur, limit)
+	}
+	for ; j < n; j++ {
 		if isNull(j) {
 			e.appendNull()
 			continue
@@ -570,4 +581,61 @@ func (s *scanner) fixedElementsAll(e *column, p, end int, path string) (int, err
 	e.n += int64(n)
 	e.nulls += int64(countSet(flags, n))
 	return q + nb + n*e.width, nil
+}
+
+// listElements is the common case of the loop over the elements of an
+// array whose elements are lists of fixed-width values (nestedArrays). It
+// takes all n elements or none: at the first thing it does not handle (a
+// null list, a null element, a list of more than 63 elements, a fault) it
+// returns 0 with nothing recorded, and the general loop scans the array
+// again and names the fault.
+func (s *scanner) listElements(e *column, flags []byte, n, table, cur, limit int) (int, int) {
+	row := s.row[:limit]
+	if !noneSet(flags) || len(row) < 8 {
+		return 0, cur
+	}
+	at := len(e.pos)
+	e.pos = slices.Grow(e.pos, n)
+	dst := e.pos[at : at+n] // written beyond len(e.pos): committed at the end
+	end, count := shortLists(row, dst, table, cur, e.elems.width)
+	if end < 0 {
+		return 0, cur
+	}
+	e.pos = e.pos[:at+n]
+	e.elems.n += int64(count)
+	return n, end
+}
+
+// shortLists is the loop of listElements, with no call in it and as few
+// values as it can, so that they stay in registers: it records the start
+// of the len(dst) lists of w-byte elements from c in row (at least 8
+// bytes), whose offset table is at table, and returns the end of the last
+// and the elements in all, or -1 when one is not a well-formed list of at
+// most 63 non-null elements where the table says.
+func shortLists(row []byte, dst []int32, table, c, w int) (int, int) {
+	count := 0     // at most len(row): no overflow
+	var set uint64 // the null flags of the elements, ORed
+	for j := range dst {
+		if len(row)-c < 4 || load32(row, table+4*j) != c-table {
+			return -1, 0
+		}
+		m := load32(row, c)
+		nb := (m + 7) >> 3
+		q := c + 4
+		if uint(m) > 63 || nb+m*w > len(row)-q {
+			return -1, 0
+		}
+		// The flags as one word, read at q or, near the end of the row,
+		// up to 8 bytes before and shifted into place; masked to the m
+		// flags, without a branch on m (an empty list's mask is zero).
+		base := min(q, len(row)-8)
+		set |= load64(row, base) >> ((q - base) * 8 & 63) & (1<<m - 1)
+		dst[j] = int32(c)
+		count += m
+		c = q + nb + m*w
+	}
+	if set != 0 {
+		return -1, 0 // a null element, which the general loop counts
+	}
+	return c, count
 }

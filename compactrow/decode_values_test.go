@@ -2,12 +2,14 @@ package compactrow
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/require"
 )
 
@@ -267,16 +269,156 @@ func TestDecodeArrayNullCounts(t *testing.T) {
 func TestDecodeArraysOfShortArrays(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
-	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64} {
+	long := "[" + strings.Repeat("9,", 69) + "10]" // past the one-word flags of the fast scan
+	for _, dt := range []arrow.DataType{arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float64,
+		arrow.PrimitiveTypes.Int8, arrow.PrimitiveTypes.Int32} {
 		schema := fields(nf("a", arrow.ListOf(arrow.ListOf(dt))))
 		for _, js := range []string{
 			`[{"a":[[1],[],[2],[]]},{"a":[[],[]]},{"a":[[3]]},{"a":[[]]}]`,
 			`[{"a":[[]]},{"a":[[4],[5,6],[],[7]]},{"a":null},{"a":[[],[8],[]]}]`,
 			`[{"a":[[],[]]},{"a":[]}]`,
+			`[{"a":[[1],[2,null],[3]]},{"a":[[4],null,[5]]},{"a":[[null]]},{"a":[[6]]}]`,
+			`[{"a":[[1],` + long + `,[2],[3,4,5]]},{"a":[]},{"a":[[6],[7]]}]`,
+			`[{"a":[]},{"a":[[1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20],[1]]}]`,
 		} {
 			rec := fromJSON(t, mem, schema, js)
 			roundTrip(t, mem, rec)
 			rec.Release()
 		}
 	}
+}
+
+// Flat rows (a fixed prefix, then strings and arrays of fixed-width
+// elements) take a scan loop of their own; a row it leaves half-way (here
+// at a null array element or a null field) goes to the general scan, and
+// what the loop recorded of it is taken back: the string data is exactly
+// the bytes of the values.
+func TestDecodeFlatRowsLeftHalfWay(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := fields(nf("i", arrow.PrimitiveTypes.Int64), nf("s", arrow.BinaryTypes.String),
+		nf("a", arrow.ListOf(arrow.PrimitiveTypes.Int32)), nf("t", arrow.BinaryTypes.String))
+	rec := fromJSON(t, mem, schema, `[
+		{"i":1,"s":"ab","a":[1,2],"t":"x"},
+		{"i":2,"s":"cde","a":[3,null],"t":"yz"},
+		{"i":3,"s":"f","a":[4],"t":null},
+		{"i":null,"s":"gh","a":[],"t":"w"},
+		{"i":5,"s":"ij","a":[5,6,7],"t":""}]`)
+	defer rec.Release()
+	enc, err := NewEncoder(schema)
+	require.NoError(t, err)
+	rows, err := enc.Encode(rec)
+	require.NoError(t, err)
+	dec, err := NewDecoder(schema, WithAllocator(mem))
+	require.NoError(t, err)
+	got, err := dec.Decode(rows.Slices())
+	require.NoError(t, err)
+	defer got.Release()
+	validateBatch(t, got)
+	requireSameBatch(t, rec, got)
+	require.Len(t, got.Column(1).Data().Buffers()[2].Bytes(), len("abcdefghij"))
+	require.Len(t, got.Column(3).Data().Buffers()[2].Bytes(), len("xyzw"))
+	require.Equal(t, 8, got.Column(2).(*array.List).ListValues().Len())
+}
+
+// Top-level strings are copied in 16-, 8- and 4-byte moves that overlap
+// at the end: every length from 0 to 100 keeps its bytes, into dirty
+// buffers.
+func TestDecodeStringLengths(t *testing.T) {
+	checked := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer checked.AssertSize(t, 0)
+	mem := testgen.DirtyAllocator(checked)
+	schema := fields(nf("s", arrow.BinaryTypes.String), nf("b", arrow.BinaryTypes.Binary))
+	b := array.NewRecordBuilder(mem, schema)
+	defer b.Release()
+	for n := range 101 {
+		v := make([]byte, n)
+		for i := range v {
+			v[i] = byte('a' + (n+i)%26)
+		}
+		b.Field(0).(*array.StringBuilder).Append(string(v))
+		b.Field(1).(*array.BinaryBuilder).Append(v)
+		if n%5 == 0 {
+			b.Field(0).AppendNull()
+			b.Field(1).AppendNull()
+		}
+	}
+	rec := b.NewRecordBatch()
+	defer rec.Release()
+	roundTrip(t, mem, rec)
+}
+
+// Maps of fixed-width keys and values are flat too: rows left half-way
+// (a null value, a null map) keep keys and values aligned with their maps.
+func TestDecodeFlatMapsLeftHalfWay(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := fields(nf("i", arrow.PrimitiveTypes.Int64), nf("s", arrow.BinaryTypes.String),
+		nf("m", arrow.MapOf(arrow.PrimitiveTypes.Int64, arrow.PrimitiveTypes.Float32)),
+		nf("a", arrow.ListOf(arrow.PrimitiveTypes.Int16)))
+	rec := fromJSON(t, mem, schema, `[
+		{"i":1,"s":"ab","m":[{"key":1,"value":1.5},{"key":2,"value":2.5}],"a":[1]},
+		{"i":2,"s":"c","m":[{"key":3,"value":null}],"a":[2]},
+		{"i":3,"s":"d","m":[{"key":4,"value":4.5}],"a":[3,null]},
+		{"i":4,"s":"e","m":null,"a":[]},
+		{"i":5,"s":"f","m":[],"a":[4]},
+		{"i":6,"s":"g","m":[{"key":5,"value":5.5}],"a":null}]`)
+	defer rec.Release()
+	roundTrip(t, mem, rec)
+
+	// A value count that differs from the key count is still named.
+	enc, err := NewEncoder(schema)
+	require.NoError(t, err)
+	rows, err := enc.Encode(rec)
+	require.NoError(t, err)
+	bs := rows.Slices()
+	at := 1 + 8 + 4 + 1 + 4 + 1 + 8 // the value count of row 2's map
+	bs[2][at]++
+	dec, err := NewDecoder(schema, WithAllocator(mem))
+	require.NoError(t, err)
+	got, err := dec.Decode(bs)
+	require.Nil(t, got)
+	require.ErrorIs(t, err, rowbridge.ErrCount)
+	var de *rowbridge.DecodeError
+	require.True(t, errors.As(err, &de))
+	require.Equal(t, 2, de.Row)
+	require.Equal(t, "m.value", de.Field)
+	require.Equal(t, at, de.Offset)
+}
+
+// Arrays of arrays of fixed-width elements are flat too; a row left
+// half-way after one (at a null element of the next field) takes back its
+// inner arrays and their elements.
+func TestDecodeFlatListsLeftHalfWay(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := fields(nf("i", arrow.PrimitiveTypes.Int64),
+		nf("l", arrow.ListOf(arrow.ListOf(arrow.PrimitiveTypes.Int64))),
+		nf("a", arrow.ListOf(arrow.PrimitiveTypes.Int32)))
+	rec := fromJSON(t, mem, schema, `[
+		{"i":1,"l":[[1],[],[2,3]],"a":[1]},
+		{"i":2,"l":[[4],[5]],"a":[2,null]},
+		{"i":3,"l":[[6,null],[7]],"a":[3]},
+		{"i":4,"l":[[8],null],"a":[]},
+		{"i":5,"l":[],"a":[4]},
+		{"i":6,"l":null,"a":[5]},
+		{"i":7,"l":[[],[9]],"a":[6]}]`)
+	defer rec.Release()
+	roundTrip(t, mem, rec)
+
+	// Unused bits set in the last flag byte of row 0's outer array (3
+	// elements) are ignored, by the general scan the row then goes to.
+	enc, err := NewEncoder(schema)
+	require.NoError(t, err)
+	rows, err := enc.Encode(rec)
+	require.NoError(t, err)
+	bs := rows.Slices()
+	bs[0][1+8+4] |= 0xf8
+	dec, err := NewDecoder(schema, WithAllocator(mem))
+	require.NoError(t, err)
+	got, err := dec.Decode(bs)
+	require.NoError(t, err)
+	defer got.Release()
+	validateBatch(t, got)
+	requireSameBatch(t, rec, got)
 }
