@@ -192,8 +192,8 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 	return ok, slow
 }
 
-// settleDates: exactly YYYY-MM-DD, which every dialect reads the same way;
-// an invalid calendar date of that shape fails everywhere.
+// settleDates: exactly YYYY-MM-DD (dateWord), which every dialect reads the
+// same way; an invalid calendar date of that shape fails everywhere.
 func settleDates[O offset](rows []int32, offs []O, data []byte) (ok, slow byte) {
 	lo := offs[0]
 	ends := offs[1:]
@@ -204,26 +204,21 @@ func settleDates[O offset](rows []int32, offs []O, data []byte) (ok, slow byte) 
 		lo = hi
 		bit := byte(1) << (j & 7)
 		rows[j] = 0
-		if len(v) == 0 {
+		if len(v) != 10 {
+			if len(v) != 0 {
+				slow |= bit
+			}
 			continue
 		}
-		if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		x, shape := dateWord(v)
+		if !shape {
 			slow |= bit
 			continue
 		}
-		d0, d1, d2, d3 := v[0]-'0', v[1]-'0', v[2]-'0', v[3]-'0'
-		m0, m1, e0, e1 := v[5]-'0', v[6]-'0', v[8]-'0', v[9]-'0'
-		if max(d0, d1, d2, d3, m0, m1, e0, e1) > 9 {
-			slow |= bit
-			continue
+		if y, m, d := dateParts(x); dateOK(y, m, d) {
+			rows[j] = civilDays(y, m, d)
+			ok |= bit
 		}
-		y := int64(d0)*1000 + int64(d1)*100 + int64(d2)*10 + int64(d3)
-		m, d := int(m0)*10+int(m1), int(e0)*10+int(e1)
-		if !validDate(y, m, d) {
-			continue
-		}
-		rows[j] = int32(daysFromCivil(y, m, d))
-		ok |= bit
 	}
 	return ok, slow
 }
