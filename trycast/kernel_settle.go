@@ -136,25 +136,30 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 			slow |= bit
 			continue
 		}
-		neg := v[0] == '-'
+		// The sign multiplies (exactly) rather than branches: a random sign
+		// would be mispredicted half the time.
+		neg := 0
+		if v[0] == '-' {
+			neg = 1
+		}
 		var f T
 		switch {
 		case real && mant < 1<<24 && frac <= 10:
-			f = T(float32(mant) / pow10f32[frac])
+			f = T(float32(mant) / pow10f32[frac] * float32(signs[neg]))
 		case !real && mant < 1e15:
-			f = T(float64(mant) / pow10f64[frac])
+			f = T(float64(mant) / pow10f64[frac] * signs[neg])
 		default:
 			slow |= bit
 			continue
-		}
-		if neg {
-			f = -f
 		}
 		rows[j] = f
 		ok |= bit
 	}
 	return ok, slow
 }
+
+// signs[1] negates a float (and keeps -0's sign) by a multiplication.
+var signs = [2]float64{1, -1}
 
 // settleDecimals settles plain numbers for decimal(precision, scale) with
 // precision <= 18: at most scale fraction digits (no rounding) and at most
@@ -183,9 +188,11 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 			continue
 		}
 		x := int64(mant * pow10u64[scale-frac])
+		var neg int64 // -1 for '-': negated without a branch, as in settleFloats
 		if v[0] == '-' {
-			x = -x
+			neg = -1
 		}
+		x = (x ^ neg) - neg
 		rows[j] = decimal128.FromI64(x)
 		ok |= bit
 	}
