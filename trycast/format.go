@@ -31,6 +31,17 @@ func AppendBool(dst []byte, v bool, d Dialect) []byte {
 // fraction digit for 1e-3 <= |v| < 1e7 ("100.0", "0.001"), otherwise
 // d.dddE[-]n ("1.0E7", "1.234E-5"); "NaN", "Infinity", "-Infinity".
 func AppendFloat(dst []byte, v float64, bits int, d Dialect) []byte {
+	if bits == 64 {
+		if r, ok := appendPlainFloat(dst, v); ok {
+			return r
+		}
+	}
+	return appendFloatDigits(dst, v, bits)
+}
+
+// appendFloatDigits is AppendFloat from strconv's shortest digits, for
+// every value.
+func appendFloatDigits(dst []byte, v float64, bits int) []byte {
 	switch {
 	case math.IsNaN(v):
 		return append(dst, "NaN"...)

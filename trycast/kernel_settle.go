@@ -136,25 +136,30 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 			slow |= bit
 			continue
 		}
-		neg := v[0] == '-'
+		// The sign multiplies (exactly) rather than branches: a random sign
+		// would be mispredicted half the time.
+		neg := 0
+		if v[0] == '-' {
+			neg = 1
+		}
 		var f T
 		switch {
 		case real && mant < 1<<24 && frac <= 10:
-			f = T(float32(mant) / pow10f32[frac])
+			f = T(float32(mant) / pow10f32[frac] * float32(signs[neg]))
 		case !real && mant < 1e15:
-			f = T(float64(mant) / pow10f64[frac])
+			f = T(float64(mant) / pow10f64[frac] * signs[neg])
 		default:
 			slow |= bit
 			continue
-		}
-		if neg {
-			f = -f
 		}
 		rows[j] = f
 		ok |= bit
 	}
 	return ok, slow
 }
+
+// signs[1] negates a float (and keeps -0's sign) by a multiplication.
+var signs = [2]float64{1, -1}
 
 // settleDecimals settles plain numbers for decimal(precision, scale) with
 // precision <= 18: at most scale fraction digits (no rounding) and at most
@@ -183,17 +188,19 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 			continue
 		}
 		x := int64(mant * pow10u64[scale-frac])
+		var neg int64 // -1 for '-': negated without a branch, as in settleFloats
 		if v[0] == '-' {
-			x = -x
+			neg = -1
 		}
+		x = (x ^ neg) - neg
 		rows[j] = decimal128.FromI64(x)
 		ok |= bit
 	}
 	return ok, slow
 }
 
-// settleDates: exactly YYYY-MM-DD, which every dialect reads the same way;
-// an invalid calendar date of that shape fails everywhere.
+// settleDates: exactly YYYY-MM-DD (dateWord), which every dialect reads the
+// same way; an invalid calendar date of that shape fails everywhere.
 func settleDates[O offset](rows []int32, offs []O, data []byte) (ok, slow byte) {
 	lo := offs[0]
 	ends := offs[1:]
@@ -204,26 +211,21 @@ func settleDates[O offset](rows []int32, offs []O, data []byte) (ok, slow byte) 
 		lo = hi
 		bit := byte(1) << (j & 7)
 		rows[j] = 0
-		if len(v) == 0 {
+		if len(v) != 10 {
+			if len(v) != 0 {
+				slow |= bit
+			}
 			continue
 		}
-		if len(v) != 10 || v[4] != '-' || v[7] != '-' {
+		x, shape := dateWord(v)
+		if !shape {
 			slow |= bit
 			continue
 		}
-		d0, d1, d2, d3 := v[0]-'0', v[1]-'0', v[2]-'0', v[3]-'0'
-		m0, m1, e0, e1 := v[5]-'0', v[6]-'0', v[8]-'0', v[9]-'0'
-		if max(d0, d1, d2, d3, m0, m1, e0, e1) > 9 {
-			slow |= bit
-			continue
+		if y, m, d := dateParts(x); dateOK(y, m, d) {
+			rows[j] = civilDays(y, m, d)
+			ok |= bit
 		}
-		y := int64(d0)*1000 + int64(d1)*100 + int64(d2)*10 + int64(d3)
-		m, d := int(m0)*10+int(m1), int(e0)*10+int(e1)
-		if !validDate(y, m, d) {
-			continue
-		}
-		rows[j] = int32(daysFromCivil(y, m, d))
-		ok |= bit
 	}
 	return ok, slow
 }
