@@ -10,7 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/sparkshuffle"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -37,12 +36,9 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 	call := callOf(ctx)
 	call.add(slog.Int("shuffle", shuffle), slog.Int("partition", partition))
 
-	opts := append(append([]sparkshuffle.Option(nil), s.cfg.read...), sparkshuffle.WithPartition(partition))
-	mem := memory.Allocator(memory.DefaultAllocator)
-	if s.cfg.mem != nil {
-		mem = s.cfg.mem
-		opts = append(opts, sparkshuffle.WithAllocator(mem))
-	}
+	mem := s.mem
+	opts := append(append([]sparkshuffle.Option(nil), s.cfg.read...), sparkshuffle.WithPartition(partition),
+		sparkshuffle.WithAllocator(mem), sparkshuffle.WithBuffers(s.bufs))
 	r, err := sv.sh.NewReader(sv.schema, opts...)
 	if err != nil {
 		return status.Error(codes.Internal, err.Error())
