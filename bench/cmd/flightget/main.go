@@ -5,12 +5,12 @@
 // and decodes every message into record batches with arrow-go's Flight
 // reader (ipc.Reader), then drops them:
 //
-//	flightget [--shuffle N] [--max-message-size BYTES] [--validate] grpc://HOST:PORT
+//	flightget [--shuffle N] [--max-message-size BYTES] [--validate] [--cpuprofile FILE] grpc://HOST:PORT
 //
 // It prints one line, rows=N batches=N, on standard output. --validate
 // checks every batch with array.ValidateFull (for the benchmark's check
 // run, not for its timed runs: a consumer reads the data, it does not
-// audit it).
+// audit it). --cpuprofile writes a CPU profile of the whole read.
 package main
 
 import (
@@ -21,6 +21,7 @@ import (
 	"io"
 	"net/url"
 	"os"
+	"runtime/pprof"
 
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -43,8 +44,20 @@ func run(args []string, stdout io.Writer) error {
 	shuffle := fs.Int("shuffle", 0, "shuffle id")
 	maxMessage := fs.Int("max-message-size", shuffleflight.DefaultMaxMessageSize, "largest gRPC message accepted, in bytes")
 	validate := fs.Bool("validate", false, "check every batch with array.ValidateFull")
+	profile := fs.String("cpuprofile", "", "write a CPU profile here")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("want one address, grpc://HOST:PORT")
