@@ -2,10 +2,17 @@ package shuffleflight
 
 import (
 	"bytes"
+	"math/rand"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/require"
+	"google.golang.org/grpc/encoding"
+	"google.golang.org/grpc/encoding/proto"
 	gproto "google.golang.org/protobuf/proto"
 )
 
@@ -44,4 +51,87 @@ func TestBytePoolSizes(t *testing.T) {
 		require.Less(t, cap(*b), 2*max(n, 1024)+1)
 		messagePool.Put(b)
 	}
+}
+
+// captureStream is a DoGet stream that keeps the bytes each message sent
+// is marshalled to, by codec.
+type captureStream struct {
+	flight.FlightService_DoGetServer
+	codec encoding.CodecV2
+	got   [][]byte
+}
+
+func (c *captureStream) Send(d *flight.FlightData) error {
+	b, err := c.codec.Marshal(d)
+	if err != nil {
+		return err
+	}
+	c.got = append(c.got, b.Materialize())
+	b.Free()
+	return nil
+}
+
+// A DoGet's messageWriter sends the bytes arrow-go's Flight writer and
+// grpc's proto codec send, through the Server's codec (which takes the
+// buffers it laid out) and through the proto codec (the buffers go back
+// to the pool), for whole batches and slices of them.
+func TestMessageWriterMatchesFlightWriter(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	r := rand.New(rand.NewSource(3))
+	schema := testgen.RandomSchema(r)
+	rec := testgen.RandomBatch(mem, r, schema, 300)
+	defer rec.Release()
+	write := func(pw ipc.PayloadWriter) {
+		w := ipc.NewWriterWithPayloadWriter(pw, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+		require.NoError(t, w.Write(rec))
+		part := rec.NewSlice(37, 211)
+		require.NoError(t, w.Write(part))
+		part.Release()
+		require.NoError(t, w.Close())
+	}
+	protoCodec := encoding.GetCodecV2(proto.Name)
+	want := &captureStream{codec: protoCodec}
+	fw := flight.NewRecordWriter(want)
+	require.NoError(t, fw.Write(rec)) // the schema message, then the batch
+	part := rec.NewSlice(37, 211)
+	require.NoError(t, fw.Write(part))
+	part.Release()
+	require.NoError(t, fw.Close())
+	require.Len(t, want.got, 3)
+	for name, codec := range map[string]encoding.CodecV2{"server codec": newFlightCodec(), "proto codec": protoCodec} {
+		got := &captureStream{codec: codec}
+		mw := &messageWriter{stream: got}
+		write(mw)
+		require.Equal(t, want.got, got.got, name)
+		require.Equal(t, int64(2), mw.batches, name)
+		pending.Range(func(k, _ any) bool { t.Errorf("%s: a message left pending", name); return true })
+	}
+}
+
+// The Server's codec encodes a laid-out message changed after it was laid
+// out (by an interceptor, say) as it is now.
+func TestLaidOutMessageChangedIsEncodedAsIs(t *testing.T) {
+	var got captureStream
+	got.codec = newFlightCodec()
+	grab := &grabStream{captureStream: &got, change: func(d *flight.FlightData) { d.AppMetadata = []byte("late") }}
+	mw := &messageWriter{stream: grab}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}, nil)
+	w := ipc.NewWriterWithPayloadWriter(mw, ipc.WithSchema(schema))
+	require.NoError(t, w.Close())
+	require.Len(t, got.got, 1)
+	var back flight.FlightData
+	require.NoError(t, gproto.Unmarshal(got.got[0], &back))
+	require.Equal(t, []byte("late"), back.AppMetadata)
+	require.NotEmpty(t, back.DataHeader)
+}
+
+type grabStream struct {
+	*captureStream
+	change func(*flight.FlightData)
+}
+
+func (g *grabStream) Send(d *flight.FlightData) error {
+	g.change(d)
+	return g.captureStream.Send(d)
 }

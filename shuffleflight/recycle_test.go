@@ -1,0 +1,47 @@
+package shuffleflight_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/framing"
+	"github.com/rowbridge/rowbridge/internal/testgen"
+	"github.com/rowbridge/rowbridge/shuffleflight"
+	"github.com/rowbridge/rowbridge/sparkshuffle"
+	"github.com/stretchr/testify/require"
+)
+
+// With no WithAllocator, the DoGets of a Server share its recycling
+// allocator and read buffers, whose memory is handed out again without
+// being zeroed: partitions read again and again, whole and in slices (a
+// small max message splits the batches), still come back exactly.
+func TestRecycledMemoryPartitionsExact(t *testing.T) {
+	for seed := range int64(4) {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			mem := checkedMem(t)
+			fx := writeRandomShuffle(t, mem, 100+seed, 1, 3, 4, framing.LZ4, sparkshuffle.Adler32)
+			srv, err := shuffleflight.New(fx.set, map[int]*arrow.Schema{fx.id: fx.schema},
+				shuffleflight.WithReadOptions(sparkshuffle.WithBatchRows(70)), shuffleflight.WithMaxMessageSize(64<<10))
+			require.NoError(t, err)
+			c := dial(t, serve(t, srv))
+			ctx := context.Background()
+			fi := info(ctx, t, c, fx.id)
+			want := make([]arrow.RecordBatch, fx.parts)
+			for p := range want {
+				want[p] = fx.local(t, mem, p)
+				defer want[p].Release()
+			}
+			for round := range 3 {
+				for p, ep := range fi.GetEndpoint() {
+					got, _, err := fetch(ctx, c, memory.DefaultAllocator, fx.schema, ep.GetTicket())
+					require.NoError(t, err, "round %d, partition %d", round, p)
+					testgen.EqualBatches(t, want[p], got)
+					got.Release()
+				}
+			}
+		})
+	}
+}
