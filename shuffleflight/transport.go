@@ -29,11 +29,13 @@ func ServerOptions() []grpc.ServerOption {
 
 // DialOptions are the gRPC dial options of a client of a Server whose max
 // message size is maxMessage: it accepts messages of that size, with the
-// flow-control windows and buffers of ServerOptions. Pass them to
+// flow-control windows and buffers of ServerOptions, and reads each
+// FlightData with one copy of its bytes (see clientCodec; the content
+// subtype it sends is "proto", which every gRPC server takes). Pass them to
 // flight.NewClientWithMiddleware (or grpc.NewClient) with the credentials.
 func DialOptions(maxMessage int) []grpc.DialOption {
 	return []grpc.DialOption{
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage)),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessage), grpc.ForceCodecV2(newClientCodec())),
 		grpc.WithInitialWindowSize(streamWindow),
 		grpc.WithInitialConnWindowSize(connWindow),
 		grpc.WithWriteBufferSize(ioBuffer),
