@@ -1,10 +1,11 @@
 package shuffleflight
 
 import (
-	"bytes"
 	"encoding/binary"
 
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/encoding/proto"
 	"google.golang.org/grpc/mem"
@@ -14,9 +15,9 @@ import (
 // that a FlightData (what DoGet receives) is read with one copy. grpc's
 // codec copies the message's pieces (as the transport's frames brought
 // them) into one zeroed buffer, and proto.Unmarshal copies the fields out
-// of it again; here the pieces are copied once into memory that is not
-// zeroed first, and DataHeader, AppMetadata and DataBody are slices of it,
-// the body 8-byte aligned as Arrow's IPC reader needs it. Any other
+// of it again; here each field is copied once from the pieces, the body
+// into a buffer of clientBodies (64-byte aligned, recycled once the
+// batches read from it are released: see NewRecordReader). Any other
 // message, or a FlightData with other fields (a descriptor, fields this
 // side does not know) or malformed, goes through the proto codec.
 type clientCodec struct {
@@ -42,38 +43,49 @@ func (c clientCodec) Unmarshal(data mem.BufferSlice, v any) error {
 		return c.proto.Unmarshal(data, v)
 	}
 	d.Reset()
-	if data.Len() == 0 {
-		return nil
-	}
-	// Pad the front so that the body starts 8-byte aligned (the copy
-	// starts so, being a fresh allocation of at least 8 bytes).
-	pad := 0
-	if f.body.off >= 0 {
-		pad = (8 - f.body.off%8) % 8
-	}
-	parts := make([][]byte, 0, len(data)+1)
-	parts = append(parts, make([]byte, pad))
-	for _, b := range data {
-		parts = append(parts, b.ReadOnlyData())
-	}
-	buf := bytes.Join(parts, nil) // one copy, into memory not zeroed first
-	d.DataHeader = f.header.in(buf, pad)
-	d.AppMetadata = f.app.in(buf, pad)
-	d.DataBody = f.body.in(buf, pad)
+	d.DataHeader = f.header.copyOut(data, nil)
+	d.AppMetadata = f.app.copyOut(data, nil)
+	d.DataBody = f.body.copyOut(data, clientBodies)
 	return nil
 }
+
+// clientBodies holds the bodies of the FlightData messages clientCodec
+// reads. A body whose batches are released (NewRecordReader's) comes
+// back here; one dropped otherwise goes to the garbage collector.
+var clientBodies = arrowvec.NewRecyclingAllocator(64 << 20)
 
 // span is where a bytes field's value is in a message; off < 0: absent.
 type span struct{ off, n int }
 
-// in is the field's value in buf, where the message starts at pad; nil
-// when absent. Its capacity ends with it.
-func (s span) in(buf []byte, pad int) []byte {
-	if s.off < 0 {
+// copyOut copies the field's value out of data, into memory from alloc
+// (nil: the Go heap); nil when absent.
+func (s span) copyOut(data mem.BufferSlice, alloc memory.Allocator) []byte {
+	switch {
+	case s.off < 0:
 		return nil
+	case s.n == 0:
+		return []byte{}
 	}
-	from := pad + s.off
-	return buf[from : from+s.n : from+s.n]
+	var out []byte
+	if alloc != nil {
+		out = alloc.Allocate(s.n)
+	} else {
+		out = make([]byte, s.n)
+	}
+	dst, off := out, s.off
+	for _, b := range data {
+		p := b.ReadOnlyData()
+		if off >= len(p) {
+			off -= len(p)
+			continue
+		}
+		n := copy(dst, p[off:])
+		dst, off = dst[n:], 0
+		if len(dst) == 0 {
+			break
+		}
+	}
+	return out
 }
 
 // flightFields are the fields of a FlightData message that clientCodec

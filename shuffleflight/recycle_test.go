@@ -7,6 +7,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
+	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/framing"
 	"github.com/rowbridge/rowbridge/internal/testgen"
@@ -48,4 +49,44 @@ func TestRecycledMemoryPartitionsExact(t *testing.T) {
 			}
 		})
 	}
+}
+
+// NewRecordReader, on a client of DialOptions, gives the same batches as
+// arrow-go's reader, and each message's body back to the client's pool
+// once its batches are released: reading the shuffle again takes its
+// bodies from there (the idle memory does not grow).
+func TestNewRecordReaderRecyclesBodies(t *testing.T) {
+	mem := checkedMem(t)
+	fx := writeRandomShuffle(t, mem, 7, 1, 3, 3, framing.LZ4, sparkshuffle.Adler32)
+	addr := serve(t, newServer(t, fx, mem, shuffleflight.WithReadOptions(sparkshuffle.WithBatchRows(40))))
+	c := dial(t, addr, shuffleflight.DialOptions(shuffleflight.DefaultMaxMessageSize)...)
+	ctx := context.Background()
+	fi := info(ctx, t, c, fx.id)
+	read := func() {
+		for p, ep := range fi.GetEndpoint() {
+			want := fx.local(t, mem, p)
+			stream, err := c.DoGet(ctx, ep.GetTicket())
+			require.NoError(t, err)
+			r, err := shuffleflight.NewRecordReader(stream, ipc.WithAllocator(mem))
+			require.NoError(t, err)
+			require.True(t, r.Schema().Equal(fx.schema))
+			var n int64
+			for r.Next() {
+				rec := r.RecordBatch()
+				part := want.NewSlice(n, n+rec.NumRows())
+				testgen.EqualBatches(t, part, rec)
+				part.Release()
+				n += rec.NumRows()
+			}
+			require.NoError(t, r.Err())
+			r.Release()
+			require.Equal(t, want.NumRows(), n, "partition %d", p)
+			want.Release()
+		}
+	}
+	read()
+	idle := shuffleflight.ClientBodiesIdle()
+	require.Positive(t, idle, "no body came back")
+	read()
+	require.Equal(t, idle, shuffleflight.ClientBodiesIdle(), "the second read took fresh memory")
 }

@@ -2,8 +2,10 @@
 // consumer of a shuffle that `rowbridge serve` serves, as an engine in Go
 // would be one. It reads every partition of one shuffle, in partition
 // order (each partition's DoGet started while the one before it is read),
-// and decodes every message into record batches with arrow-go's Flight
-// reader (ipc.Reader), then drops them:
+// and decodes every message into record batches with arrow-go's IPC
+// reader (shuffleflight.NewRecordReader: arrow-go's flight.NewRecordReader,
+// but each message's body goes back to the client's pool once its batches
+// are released), then releases them:
 //
 //	flightget [--shuffle N] [--max-message-size BYTES] [--validate] [--cpuprofile FILE] grpc://HOST:PORT
 //
@@ -111,7 +113,7 @@ type consumer struct {
 
 // read decodes one DoGet stream's batches.
 func (c *consumer) read(stream flight.FlightService_DoGetClient) error {
-	r, err := flight.NewRecordReader(stream, ipc.WithAllocator(memory.DefaultAllocator))
+	r, err := shuffleflight.NewRecordReader(stream, ipc.WithAllocator(memory.DefaultAllocator))
 	if err != nil {
 		return err
 	}
