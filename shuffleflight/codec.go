@@ -40,6 +40,9 @@ const (
 )
 
 func (c flightCodec) Marshal(v any) (mem.BufferSlice, error) {
+	if m, ok := v.(*directMessage); ok { // a DoGet's batch, as its buffers
+		return m.data, nil
+	}
 	d, ok := v.(*flight.FlightData)
 	if !ok || d.FlightDescriptor != nil {
 		return c.proto.Marshal(v)

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/encoding/proto"
+	"google.golang.org/grpc/mem"
 	gproto "google.golang.org/protobuf/proto"
 )
 
@@ -61,8 +62,10 @@ type captureStream struct {
 	got   [][]byte
 }
 
-func (c *captureStream) Send(d *flight.FlightData) error {
-	b, err := c.codec.Marshal(d)
+func (c *captureStream) Send(d *flight.FlightData) error { return c.SendMsg(d) }
+
+func (c *captureStream) SendMsg(m any) error {
+	b, err := c.codec.Marshal(m)
 	if err != nil {
 		return err
 	}
@@ -74,7 +77,9 @@ func (c *captureStream) Send(d *flight.FlightData) error {
 // A DoGet's messageWriter sends the bytes arrow-go's Flight writer and
 // grpc's proto codec send, through the Server's codec (which takes the
 // buffers it laid out) and through the proto codec (the buffers go back
-// to the pool), for whole batches and slices of them.
+// to the pool), for whole batches and slices of them; and so does one
+// that sends the bodies as the batches' memory (direct), which keeps each
+// batch until its buffers are freed, then releases it.
 func TestMessageWriterMatchesFlightWriter(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
@@ -82,12 +87,15 @@ func TestMessageWriterMatchesFlightWriter(t *testing.T) {
 	schema := testgen.RandomSchema(r)
 	rec := testgen.RandomBatch(mem, r, schema, 300)
 	defer rec.Release()
-	write := func(pw ipc.PayloadWriter) {
-		w := ipc.NewWriterWithPayloadWriter(pw, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	write := func(mw *messageWriter) {
+		w := ipc.NewWriterWithPayloadWriter(mw, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+		mw.rec = rec
 		require.NoError(t, w.Write(rec))
 		part := rec.NewSlice(37, 211)
+		mw.rec = part
 		require.NoError(t, w.Write(part))
 		part.Release()
+		mw.rec = nil
 		require.NoError(t, w.Close())
 	}
 	protoCodec := encoding.GetCodecV2(proto.Name)
@@ -99,14 +107,50 @@ func TestMessageWriterMatchesFlightWriter(t *testing.T) {
 	part.Release()
 	require.NoError(t, fw.Close())
 	require.Len(t, want.got, 3)
-	for name, codec := range map[string]encoding.CodecV2{"server codec": newFlightCodec(), "proto codec": protoCodec} {
+	big := testgen.RandomBatch(mem, r, schema, 5000) // pieces over aliasMin
+	for name, codec := range map[string]encoding.CodecV2{"server codec": newFlightCodec(), "proto codec": protoCodec, "direct": newFlightCodec()} {
 		got := &captureStream{codec: codec}
-		mw := &messageWriter{stream: got}
+		mw := &messageWriter{stream: got, direct: name == "direct"}
 		write(mw)
 		require.Equal(t, want.got, got.got, name)
 		require.Equal(t, int64(2), mw.batches, name)
 		pending.Range(func(k, _ any) bool { t.Errorf("%s: a message left pending", name); return true })
 	}
+	// A big batch, sent direct, held until its message is freed.
+	want.got = nil
+	fw = flight.NewRecordWriter(want)
+	require.NoError(t, fw.Write(big))
+	require.NoError(t, fw.Close())
+	held := &holdStream{codec: newFlightCodec()}
+	mw := &messageWriter{stream: held, direct: true}
+	w := ipc.NewWriterWithPayloadWriter(mw, ipc.WithSchema(schema), ipc.WithAllocator(mem))
+	mw.rec = big
+	require.NoError(t, w.Write(big))
+	require.NoError(t, w.Close())
+	require.Len(t, held.got, 2)
+	require.GreaterOrEqual(t, len(held.got[1]), 2, "the batch went as one buffer: nothing aliased")
+	require.Equal(t, want.got[1], held.got[1].Materialize())
+	big.Release() // the message still holds it
+	holding := mem.CurrentAlloc()
+	for _, b := range held.got {
+		b.Free()
+	}
+	require.Less(t, mem.CurrentAlloc(), holding, "freeing the message did not release the batch")
+}
+
+// holdStream keeps what each message is marshalled to, not freed.
+type holdStream struct {
+	flight.FlightService_DoGetServer
+	codec encoding.CodecV2
+	got   []mem.BufferSlice
+}
+
+func (h *holdStream) Send(d *flight.FlightData) error { return h.SendMsg(d) }
+
+func (h *holdStream) SendMsg(m any) error {
+	b, err := h.codec.Marshal(m)
+	h.got = append(h.got, b)
+	return err
 }
 
 // The Server's codec encodes a laid-out message changed after it was laid

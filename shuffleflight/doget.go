@@ -45,7 +45,7 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 	}
 	defer r.Release()
 
-	sent := &messageWriter{stream: stream}
+	sent := &messageWriter{stream: stream, direct: isDirect(ctx) && (s.cfg.mem == nil || s.cfg.aliasAny)}
 	// The IPC writer's allocator must zero what it hands out (the writer
 	// copies a sliced array's bitmap into a fresh buffer and counts on the
 	// bits it does not write being zero): never the recycling one of the
@@ -55,7 +55,7 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 		wmem = s.cfg.mem
 	}
 	w := ipc.NewWriterWithPayloadWriter(sent, ipc.WithSchema(sv.schema), ipc.WithAllocator(wmem))
-	g := getter{w: w, budget: sv.budget, partition: partition, max: s.cfg.maxMessage}
+	g := getter{w: w, mw: sent, budget: sv.budget, partition: partition, max: s.cfg.maxMessage}
 	defer func() {
 		call.add(slog.Int64("rows", g.rows), slog.Int64("batches", sent.batches), slog.Int64("bytes", sent.bytes))
 	}()
@@ -78,6 +78,7 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 // getter writes a partition's batches, split to fit the budget.
 type getter struct {
 	w         *ipc.Writer
+	mw        *messageWriter // w's
 	budget    int64
 	partition int
 	max       int
@@ -89,7 +90,10 @@ func (g *getter) send(rec arrow.RecordBatch) error {
 	n := rec.NumRows()
 	size := rowsBytes(rec.Columns(), 0, n)
 	if size <= g.budget {
-		if err := g.w.Write(rec); err != nil {
+		g.mw.rec = rec
+		err := g.w.Write(rec)
+		g.mw.rec = nil
+		if err != nil {
 			return err
 		}
 		g.rows += n

@@ -3,6 +3,7 @@ package shuffleflight
 import (
 	"sync"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 )
@@ -18,8 +19,11 @@ import (
 // goes back to the pool once sent.
 type messageWriter struct {
 	stream         flight.FlightService_DoGetServer
+	direct         bool              // a batch's body may go as its own memory (see sendDirect)
+	rec            arrow.RecordBatch // the batch being written, for sendDirect
 	fd             flight.FlightData
-	batches, bytes int64 // sent so far, for the log
+	pieces         [][]byte // sendDirect's, kept from message to message
+	batches, bytes int64    // sent so far, for the log
 }
 
 // laidOut is a FlightData that a messageWriter laid out in buf: its
@@ -44,6 +48,13 @@ func (w *messageWriter) WritePayload(p ipc.Payload) error {
 		return err
 	}
 	header := meta.Bytes()
+	if body > 0 {
+		w.bytes += int64(len(header)) + int64(body)
+		w.batches++
+	}
+	if w.direct && w.rec != nil && body > 0 {
+		return w.sendDirect(p, header, int(body), w.rec)
+	}
 	size := fieldSize(tagDataHeader, header) + fieldSizeN(tagDataBody, int(body))
 	buf := messagePool.Get(size)
 	b := appendFieldHead((*buf)[:0], tagDataHeader, len(header))
@@ -63,9 +74,8 @@ func (w *messageWriter) WritePayload(p ipc.Payload) error {
 	if body == 0 {
 		w.fd.DataBody = nil
 	}
-	w.bytes += int64(len(header)) + int64(body)
-	if body > 0 {
-		w.batches++
+	if body == 0 {
+		w.bytes += int64(len(header))
 	}
 	pending.Store(&w.fd, laidOut{buf: buf, header: at})
 	err := w.stream.Send(&w.fd)

@@ -29,6 +29,7 @@ type config struct {
 	log        *slog.Logger
 	location   string
 	read       []sparkshuffle.Option
+	aliasAny   bool // send bodies as the batches' memory whatever the allocator (tests: a checked Go allocator)
 }
 
 func newConfig(opts []Option) (*config, error) {
