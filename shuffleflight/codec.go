@@ -40,9 +40,15 @@ const (
 )
 
 func (c flightCodec) Marshal(v any) (mem.BufferSlice, error) {
+	if m, ok := v.(*directMessage); ok { // a DoGet's batch, as its buffers
+		return m.data, nil
+	}
 	d, ok := v.(*flight.FlightData)
 	if !ok || d.FlightDescriptor != nil {
 		return c.proto.Marshal(v)
+	}
+	if buf, ok := takeLaidOut(d); ok { // a DoGet's message, its bytes written already
+		return mem.BufferSlice{mem.NewBuffer(buf, messagePool)}, nil
 	}
 	size := fieldSize(tagDataHeader, d.DataHeader) + fieldSize(tagAppMetadata, d.AppMetadata) + fieldSize(tagDataBody, d.DataBody)
 	buf := messagePool.Get(size)
@@ -55,20 +61,27 @@ func (c flightCodec) Marshal(v any) (mem.BufferSlice, error) {
 
 func varintSize(x uint64) int { return (bits.Len64(x|1) + 6) / 7 }
 
-func fieldSize(tag uint64, p []byte) int {
-	if len(p) == 0 {
+func fieldSize(tag uint64, p []byte) int { return fieldSizeN(tag, len(p)) }
+
+// fieldSizeN is the size of a bytes field of n bytes (none when empty).
+func fieldSizeN(tag uint64, n int) int {
+	if n == 0 {
 		return 0
 	}
-	return varintSize(tag) + varintSize(uint64(len(p))) + len(p)
+	return varintSize(tag) + varintSize(uint64(n)) + n
 }
 
 func appendField(b []byte, tag uint64, p []byte) []byte {
 	if len(p) == 0 {
 		return b
 	}
+	return append(appendFieldHead(b, tag, len(p)), p...)
+}
+
+// appendFieldHead appends the tag and length of a bytes field of n bytes.
+func appendFieldHead(b []byte, tag uint64, n int) []byte {
 	b = binary.AppendUvarint(b, tag)
-	b = binary.AppendUvarint(b, uint64(len(p)))
-	return append(b, p...)
+	return binary.AppendUvarint(b, uint64(n))
 }
 
 // messagePool hands out buffers of power-of-two capacities, not zeroed.

@@ -37,21 +37,25 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 	call := callOf(ctx)
 	call.add(slog.Int("shuffle", shuffle), slog.Int("partition", partition))
 
-	opts := append(append([]sparkshuffle.Option(nil), s.cfg.read...), sparkshuffle.WithPartition(partition))
-	mem := memory.Allocator(memory.DefaultAllocator)
-	if s.cfg.mem != nil {
-		mem = s.cfg.mem
-		opts = append(opts, sparkshuffle.WithAllocator(mem))
-	}
+	opts := append(append([]sparkshuffle.Option(nil), s.cfg.read...), sparkshuffle.WithPartition(partition),
+		sparkshuffle.WithAllocator(s.mem), sparkshuffle.WithBuffers(s.bufs))
 	r, err := sv.sh.NewReader(sv.schema, opts...)
 	if err != nil {
 		return status.Error(codes.Internal, err.Error())
 	}
 	defer r.Release()
 
-	sent := &sentStream{FlightService_DoGetServer: stream}
-	w := flight.NewRecordWriter(sent, ipc.WithSchema(sv.schema), ipc.WithAllocator(mem))
-	g := getter{w: w, budget: sv.budget, partition: partition, max: s.cfg.maxMessage}
+	sent := &messageWriter{stream: stream, direct: isDirect(ctx) && (s.cfg.mem == nil || s.cfg.aliasAny)}
+	// The IPC writer's allocator must zero what it hands out (the writer
+	// copies a sliced array's bitmap into a fresh buffer and counts on the
+	// bits it does not write being zero): never the recycling one of the
+	// batches (TestRecycledMemoryPartitionsExact).
+	wmem := memory.Allocator(memory.DefaultAllocator)
+	if s.cfg.mem != nil {
+		wmem = s.cfg.mem
+	}
+	w := ipc.NewWriterWithPayloadWriter(sent, ipc.WithSchema(sv.schema), ipc.WithAllocator(wmem))
+	g := getter{w: w, mw: sent, budget: sv.budget, partition: partition, max: s.cfg.maxMessage}
 	defer func() {
 		call.add(slog.Int64("rows", g.rows), slog.Int64("batches", sent.batches), slog.Int64("bytes", sent.bytes))
 	}()
@@ -73,7 +77,8 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 
 // getter writes a partition's batches, split to fit the budget.
 type getter struct {
-	w         *flight.Writer
+	w         *ipc.Writer
+	mw        *messageWriter // w's
 	budget    int64
 	partition int
 	max       int
@@ -85,7 +90,10 @@ func (g *getter) send(rec arrow.RecordBatch) error {
 	n := rec.NumRows()
 	size := rowsBytes(rec.Columns(), 0, n)
 	if size <= g.budget {
-		if err := g.w.Write(rec); err != nil {
+		g.mw.rec = rec
+		err := g.w.Write(rec)
+		g.mw.rec = nil
+		if err != nil {
 			return err
 		}
 		g.rows += n
@@ -105,22 +113,6 @@ func (g *getter) send(rec arrow.RecordBatch) error {
 		}
 	}
 	return nil
-}
-
-// sentStream counts what DoGet sends.
-type sentStream struct {
-	flight.FlightService_DoGetServer
-	batches, bytes int64
-}
-
-func (s *sentStream) Send(d *flight.FlightData) error {
-	if len(d.DataBody) > 0 || len(d.DataHeader) > 0 {
-		s.bytes += int64(len(d.DataHeader) + len(d.DataBody))
-		if len(d.DataBody) > 0 {
-			s.batches++
-		}
-	}
-	return s.FlightService_DoGetServer.Send(d)
 }
 
 // readError is the gRPC status of a Reader's failure: a corrupt segment

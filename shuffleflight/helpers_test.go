@@ -164,10 +164,13 @@ func serveStoppable(t *testing.T, srv *shuffleflight.Server, grace time.Duration
 	}
 }
 
-// newServer makes a Server of fx's shuffle with the test's allocator.
+// newServer makes a Server of fx's shuffle with the test's allocator,
+// sending batch bodies as the batches' memory as it does without one (so
+// that the allocator's checks cover what that keeps and frees).
 func newServer(t *testing.T, fx *fixture, mem memory.Allocator, opts ...shuffleflight.Option) *shuffleflight.Server {
 	t.Helper()
-	srv, err := shuffleflight.New(fx.set, map[int]*arrow.Schema{fx.id: fx.schema}, append([]shuffleflight.Option{shuffleflight.WithAllocator(mem)}, opts...)...)
+	srv, err := shuffleflight.New(fx.set, map[int]*arrow.Schema{fx.id: fx.schema},
+		append([]shuffleflight.Option{shuffleflight.WithAllocator(mem), shuffleflight.WithAliasedBodies()}, opts...)...)
 	require.NoError(t, err)
 	return srv
 }

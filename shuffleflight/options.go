@@ -23,12 +23,13 @@ const minMaxMessageSize = 64 << 10
 type Option func(*config) error
 
 type config struct {
-	mem        memory.Allocator // nil: each Reader's own recycling allocator
+	mem        memory.Allocator // nil: the Server's own recycling allocator
 	maxMessage int
 	token      string
 	log        *slog.Logger
 	location   string
 	read       []sparkshuffle.Option
+	aliasAny   bool // send bodies as the batches' memory whatever the allocator (tests: a checked Go allocator)
 }
 
 func newConfig(opts []Option) (*config, error) {
@@ -42,8 +43,8 @@ func newConfig(opts []Option) (*config, error) {
 }
 
 // WithAllocator sets the allocator of the decoded batches and of the IPC
-// writer. Without it each DoGet's Reader recycles its buffers through an
-// allocator of its own.
+// writer. Without it the DoGets recycle their buffers through one
+// allocator of the Server's (an arrowvec.RecyclingAllocator).
 func WithAllocator(mem memory.Allocator) Option {
 	return func(c *config) error {
 		if mem == nil {

@@ -12,10 +12,13 @@ import (
 
 // GRPCServer returns a new gRPC server with the Server's interceptors, the
 // Flight service registered and the codec that writes DoGet's messages
-// into buffers grpc does not zero first (see flightCodec), for a caller
-// that runs it itself; opts are passed on (TLS credentials, say).
+// into buffers grpc does not zero first (see flightCodec) and sends a
+// batch's body without copying it (see sendDirect: stream interceptors
+// in opts see DoGet send such messages, which are not FlightData), for a
+// caller that runs it itself; opts are passed on (TLS credentials, say).
 func (s *Server) GRPCServer(opts ...grpc.ServerOption) *grpc.Server {
-	opts = append(opts, grpc.ForceServerCodecV2(newFlightCodec()), grpc.ChainUnaryInterceptor(s.UnaryInterceptor()), grpc.ChainStreamInterceptor(s.StreamInterceptor()))
+	opts = append(opts, grpc.ForceServerCodecV2(newFlightCodec()), grpc.ChainUnaryInterceptor(s.UnaryInterceptor()),
+		grpc.ChainStreamInterceptor(s.StreamInterceptor(), directInterceptor))
 	gs := grpc.NewServer(opts...)
 	flight.RegisterFlightServiceServer(gs, s)
 	return gs

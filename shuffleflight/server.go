@@ -3,12 +3,15 @@ package shuffleflight
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/sparkshuffle"
+	"github.com/rowbridge/rowbridge/unsaferow"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 )
@@ -18,8 +21,15 @@ import (
 type Server struct {
 	flight.BaseFlightServer
 	cfg      *config
-	shuffles []*served // by shuffle id
+	shuffles []*served             // by shuffle id
+	mem      memory.Allocator      // of every DoGet's batches (see New)
+	bufs     *sparkshuffle.Buffers // of every DoGet's Reader
 }
+
+// sharedSegments is how many segments' read buffers (up to about 4 MiB
+// each) a Server keeps for its DoGets' Readers: those of two calls at
+// once with a worker per core, within a bound for many-core hosts.
+func sharedSegments() int { return min(2*runtime.GOMAXPROCS(0), 32) }
 
 // served is one shuffle a Server serves, with what its FlightInfo needs.
 type served struct {
@@ -40,7 +50,17 @@ func New(set *sparkshuffle.Set, schemas map[int]*arrow.Schema, opts ...Option) (
 	if len(schemas) == 0 {
 		return nil, fmt.Errorf("shuffleflight: no shuffle to serve: %w", arrow.ErrInvalid)
 	}
-	s := &Server{cfg: cfg}
+	// The Readers of all DoGets share their buffers and the allocator of
+	// their batches (unless WithAllocator), which recycles each batch's
+	// buffers once sent: a Reader per call with memory of its own would
+	// have every call fault in and zero its buffers anew.
+	s := &Server{cfg: cfg, mem: cfg.mem}
+	if s.mem == nil {
+		s.mem = arrowvec.NewRecyclingAllocator(unsaferow.ReaderIdleBytes)
+	}
+	if s.bufs, err = sparkshuffle.NewBuffers(sharedSegments()); err != nil {
+		return nil, err
+	}
 	for id, schema := range schemas {
 		sh, err := set.Shuffle(id)
 		if err != nil {

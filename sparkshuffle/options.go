@@ -59,6 +59,7 @@ type config struct {
 	workers     int
 	progress    func(int64)
 	buffers     bufferCache // the Reader's segment buffers, made by NewReader
+	shared      *Buffers    // WithBuffers
 }
 
 func newConfig(opts []Option) (*config, error) {

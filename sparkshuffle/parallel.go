@@ -91,6 +91,9 @@ func startPipeline(segs segmentIter, cfg *config, dec *unsaferow.Decoder) *pipel
 		work:   make(chan *job), // unbuffered: a send succeeds only to an idle decoder
 	}
 	p.rowBuf = make(chan *rowBuffers, 6*w) // more than the batches that exist at once
+	if cfg.shared != nil {
+		p.rowBuf = cfg.shared.rows
+	}
 	p.wg.Add(1 + w)
 	go p.dispatch(segs)
 	for range w {

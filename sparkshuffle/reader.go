@@ -70,6 +70,9 @@ func (s *Shuffle) NewReader(schema *arrow.Schema, opts ...Option) (*Reader, erro
 		cfg.mem = arrowvec.NewRecyclingAllocator(unsaferow.ReaderIdleBytes)
 	}
 	cfg.buffers = newBufferCache(cfg.workers)
+	if cfg.shared != nil {
+		cfg.buffers = cfg.shared.segments
+	}
 	dec, err := unsaferow.NewDecoder(schema, unsaferow.WithAllocator(cfg.mem))
 	if err != nil {
 		return nil, fmt.Errorf("sparkshuffle: %w", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/shuffleflight"
 )
 
 // copyStreams writes the endpoints' DoGet streams to out as one Arrow IPC
@@ -108,6 +109,7 @@ func copyStream(stream flight.FlightService_DoGetClient, schema *arrow.Schema, w
 		if _, err := out.Write(d.DataBody); err != nil {
 			return err
 		}
+		shuffleflight.ReleaseBody(d) // written: its memory serves the next message
 	}
 }
 
