@@ -179,3 +179,23 @@ func (g *grabStream) Send(d *flight.FlightData) error {
 	g.change(d)
 	return g.captureStream.Send(d)
 }
+
+// A laid-out message whose fields were replaced by longer ones is
+// encoded as it is now, not read out of the buffer's bounds.
+func TestLaidOutMessageGrownIsEncodedAsIs(t *testing.T) {
+	for name, change := range map[string]func(*flight.FlightData){
+		"header": func(d *flight.FlightData) { d.DataHeader = bytes.Repeat([]byte{3}, 5000) },
+		"body":   func(d *flight.FlightData) { d.DataBody = bytes.Repeat([]byte{4}, 5000) },
+	} {
+		var got captureStream
+		got.codec = newFlightCodec()
+		mw := &messageWriter{stream: &grabStream{captureStream: &got, change: change}}
+		schema := arrow.NewSchema([]arrow.Field{{Name: "x", Type: arrow.PrimitiveTypes.Int32}}, nil)
+		w := ipc.NewWriterWithPayloadWriter(mw, ipc.WithSchema(schema))
+		require.NoError(t, w.Close(), name)
+		require.Len(t, got.got, 1, name)
+		var back flight.FlightData
+		require.NoError(t, gproto.Unmarshal(got.got[0], &back), name)
+		require.True(t, len(back.DataHeader) == 5000 || len(back.DataBody) == 5000, name)
+	}
+}

@@ -85,13 +85,18 @@ func TestConcurrentClients(t *testing.T) {
 
 // A client that cancels its DoGet mid-stream leaves nothing behind on the
 // server (the allocator returns to what the expected rows hold) and does
-// not disturb the clients reading beside it.
+// not disturb the clients reading beside it. (The bodies are copied: a
+// message gRPC had queued for a stream when the stream was cancelled may
+// never be freed, and a body sent as its batch's memory keeps the batch
+// until then; the garbage collector takes it, the checked allocator counts
+// it. Seen once in about forty runs on a loaded machine.)
 func TestConcurrentCancelMidStream(t *testing.T) {
 	mem := checkedMem(t)
 	fx := writeBigShuffle(t, mem, 1, 2, 3, 9000, 200, framing.LZ4)
 	want := wants(t, fx, mem)
 	held := mem.CurrentAlloc()
-	addr, stop := serveStoppable(t, newServer(t, fx, mem, shuffleflight.WithReadOptions(sparkshuffle.WithBatchRows(100))), 5*time.Second, smallWindows...)
+	srv := newServer(t, fx, mem, shuffleflight.WithReadOptions(sparkshuffle.WithBatchRows(100)), shuffleflight.WithCopiedBodies())
+	addr, stop := serveStoppable(t, srv, 5*time.Second, smallWindows...)
 	t.Cleanup(func() { require.NoError(t, stop()) })
 	ctx := context.Background()
 	fi := info(ctx, t, dial(t, addr), fx.id)

@@ -99,8 +99,7 @@ func (w *messageWriter) sendDirect(p ipc.Payload, header []byte, size int, rec a
 		} else {
 			messagePool.Put(run)
 		}
-		piece := piece
-		data = append(data, mem.NewBuffer(&piece, held))
+		data = append(data, mem.NewBuffer(&piece, held)) // piece is this iteration's
 		aliased++
 		run = messagePool.Get(smallAfter(rr.pieces[i+1:]))
 		b = (*run)[:0]

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"runtime"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -37,8 +38,15 @@ func (s *Server) DoGet(t *flight.Ticket, stream flight.FlightService_DoGetServer
 	call := callOf(ctx)
 	call.add(slog.Int("shuffle", shuffle), slog.Int("partition", partition))
 
-	opts := append(append([]sparkshuffle.Option(nil), s.cfg.read...), sparkshuffle.WithPartition(partition),
-		sparkshuffle.WithAllocator(s.mem), sparkshuffle.WithBuffers(s.bufs))
+	// The cores are shared among the calls running at once (a client
+	// that reads partitions in turn starts the next call as it reads one):
+	// more decoding goroutines than cores only add hand-offs. A
+	// WithWorkers of WithReadOptions, after this, overrides it.
+	running := s.running.Add(1)
+	defer s.running.Add(-1)
+	workers := max(1, runtime.GOMAXPROCS(0)/int(running))
+	opts := append([]sparkshuffle.Option{sparkshuffle.WithWorkers(workers)}, s.cfg.read...)
+	opts = append(opts, sparkshuffle.WithPartition(partition), sparkshuffle.WithAllocator(s.mem), sparkshuffle.WithBuffers(s.bufs))
 	r, err := sv.sh.NewReader(sv.schema, opts...)
 	if err != nil {
 		return status.Error(codes.Internal, err.Error())

@@ -73,8 +73,6 @@ func (w *messageWriter) WritePayload(p ipc.Payload) error {
 	w.fd = flight.FlightData{DataHeader: (*buf)[at : at+len(header)], DataBody: (*buf)[bodyAt:]}
 	if body == 0 {
 		w.fd.DataBody = nil
-	}
-	if body == 0 {
 		w.bytes += int64(len(header))
 	}
 	pending.Store(&w.fd, laidOut{buf: buf, header: at})
@@ -95,16 +93,15 @@ func takeLaidOut(d *flight.FlightData) (*[]byte, bool) {
 	}
 	l := v.(laidOut)
 	b := *l.buf
-	hdr := b[l.header : l.header+len(d.DataHeader)]
-	body := b[len(b)-len(d.DataBody):]
-	if d.FlightDescriptor != nil || len(d.AppMetadata) > 0 || len(d.DataHeader) == 0 || !sameStart(hdr, d.DataHeader) ||
-		(len(d.DataBody) > 0 && !sameStart(body, d.DataBody)) ||
-		len(b) != fieldSize(tagDataHeader, d.DataHeader)+fieldSize(tagDataBody, d.DataBody) {
-		// Changed since: encode it as it is now. Its slices may still
-		// alias the buffer, which the collector takes back, not the pool.
-		return nil, false
+	if d.FlightDescriptor == nil && len(d.AppMetadata) == 0 && len(d.DataHeader) > 0 &&
+		len(b) == fieldSize(tagDataHeader, d.DataHeader)+fieldSize(tagDataBody, d.DataBody) &&
+		l.header+len(d.DataHeader) <= len(b) && sameStart(b[l.header:], d.DataHeader) &&
+		(len(d.DataBody) == 0 || sameStart(b[len(b)-len(d.DataBody):], d.DataBody)) {
+		return l.buf, true
 	}
-	return l.buf, true
+	// Changed since: encode it as it is now. Its slices may still alias
+	// the buffer, which the collector takes back, not the pool.
+	return nil, false
 }
 
 // sameStart reports whether two non-empty slices start at the same byte.

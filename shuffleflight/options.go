@@ -113,8 +113,10 @@ func WithLocation(uri string) Option {
 }
 
 // WithReadOptions passes options to every DoGet's sparkshuffle Reader:
-// WithCodec, WithChecksum, WithWorkers, WithBatchRows. Partition and
-// allocator options are the Server's own and are overridden.
+// WithCodec, WithChecksum, WithWorkers, WithBatchRows. Partition,
+// allocator and buffer options are the Server's own and are overridden.
+// Without WithWorkers a DoGet's Reader has GOMAXPROCS workers divided by
+// the number of DoGets running when it starts (at least 1).
 func WithReadOptions(opts ...sparkshuffle.Option) Option {
 	return func(c *config) error {
 		c.read = append(c.read, opts...)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync/atomic"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/flight"
@@ -24,6 +25,7 @@ type Server struct {
 	shuffles []*served             // by shuffle id
 	mem      memory.Allocator      // of every DoGet's batches (see New)
 	bufs     *sparkshuffle.Buffers // of every DoGet's Reader
+	running  atomic.Int32          // DoGets running
 }
 
 // sharedSegments is how many segments' read buffers (up to about 4 MiB

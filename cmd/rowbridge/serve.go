@@ -53,7 +53,7 @@ func serveFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&token, "token", "", "require `T` on every call as \"authorization: Bearer T\"; @FILE reads it from the file's first line")
 	fs.StringVar(&codec, "codec", "auto", "Spark's codec of the segments: auto (recognised from each segment's first bytes), lz4, snappy, zstd, lzf or none")
 	fs.StringVar(&checksum, "checksum", "verify", "verify (each segment against its map output's checksum file before sending it) or ignore")
-	fs.IntVar(&workers, "workers", 0, fmt.Sprintf("goroutines that decompress and decode the segments of one call (default GOMAXPROCS, %d here)", runtime.GOMAXPROCS(0)))
+	fs.IntVar(&workers, "workers", 0, fmt.Sprintf("goroutines that decompress and decode the segments of one call (default GOMAXPROCS, %d here, shared among the calls running at once)", runtime.GOMAXPROCS(0)))
 	fs.IntVar(&batchRows, "batch-rows", 4096, "most rows per record batch (batches are also split to fit --max-message-size)")
 	fs.IntVar(&maxMessage, "max-message-size", shuffleflight.DefaultMaxMessageSize, "largest gRPC message sent, in bytes (grpc's default receive limit; raise it only for clients that accept more)")
 	fs.DurationVar(&grace, "grace", 10*time.Second, "on SIGINT or SIGTERM, how long running calls may go on before they are ended")

@@ -7,8 +7,10 @@
 // but each message's body goes back to the client's pool once its batches
 // are released), then releases them:
 //
-//	flightget [--shuffle N] [--max-message-size BYTES] [--validate] [--cpuprofile FILE] grpc://HOST:PORT
+//	flightget [--shuffle N] [--max-message-size BYTES] [--reader rowbridge|arrow] [--validate] [--cpuprofile FILE] grpc://HOST:PORT
 //
+// --reader arrow reads with arrow-go's flight.NewRecordReader instead
+// (every body left to the garbage collector).
 // It prints one line, rows=N batches=N, on standard output. --validate
 // checks every batch with array.ValidateFull (for the benchmark's check
 // run, not for its timed runs: a consumer reads the data, it does not
@@ -25,6 +27,7 @@ import (
 	"os"
 	"runtime/pprof"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/flight"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
@@ -46,6 +49,7 @@ func run(args []string, stdout io.Writer) error {
 	shuffle := fs.Int("shuffle", 0, "shuffle id")
 	maxMessage := fs.Int("max-message-size", shuffleflight.DefaultMaxMessageSize, "largest gRPC message accepted, in bytes")
 	validate := fs.Bool("validate", false, "check every batch with array.ValidateFull")
+	reader := fs.String("reader", "rowbridge", "rowbridge (shuffleflight.NewRecordReader) or arrow (flight.NewRecordReader)")
 	profile := fs.String("cpuprofile", "", "write a CPU profile here")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -60,6 +64,9 @@ func run(args []string, stdout io.Writer) error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *reader != "rowbridge" && *reader != "arrow" {
+		return fmt.Errorf("--reader %q: want rowbridge or arrow", *reader)
 	}
 	if fs.NArg() != 1 {
 		return fmt.Errorf("want one address, grpc://HOST:PORT")
@@ -80,8 +87,7 @@ func run(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var c consumer
-	c.validate = *validate
+	c := consumer{validate: *validate, arrow: *reader == "arrow"}
 	endpoints := info.GetEndpoint()
 	var next flight.FlightService_DoGetClient
 	for i := range endpoints {
@@ -108,12 +114,24 @@ func run(args []string, stdout io.Writer) error {
 // consumer counts what it decodes.
 type consumer struct {
 	validate      bool
+	arrow         bool // flight.NewRecordReader
 	rows, batches int64
 }
 
 // read decodes one DoGet stream's batches.
 func (c *consumer) read(stream flight.FlightService_DoGetClient) error {
-	r, err := shuffleflight.NewRecordReader(stream, ipc.WithAllocator(memory.DefaultAllocator))
+	var r interface {
+		Next() bool
+		RecordBatch() arrow.RecordBatch
+		Err() error
+		Release()
+	}
+	var err error
+	if c.arrow {
+		r, err = flight.NewRecordReader(stream, ipc.WithAllocator(memory.DefaultAllocator))
+	} else {
+		r, err = shuffleflight.NewRecordReader(stream, ipc.WithAllocator(memory.DefaultAllocator))
+	}
 	if err != nil {
 		return err
 	}

@@ -46,9 +46,13 @@ func TestReadsEveryPartition(t *testing.T) {
 	go func() { done <- srv.Serve(ctx, lis, time.Second) }()
 	defer func() { cancel(); require.NoError(t, <-done) }()
 
+	for _, reader := range []string{"rowbridge", "arrow"} {
+		var out bytes.Buffer
+		require.NoError(t, run([]string{"--shuffle", "2", "--validate", "--reader", reader, "grpc://" + lis.Addr().String()}, &out))
+		require.Regexp(t, fmt.Sprintf(`^rows=%d batches=[1-9][0-9]*\n$`, rows), out.String())
+	}
 	var out bytes.Buffer
-	require.NoError(t, run([]string{"--shuffle", "2", "--validate", "grpc://" + lis.Addr().String()}, &out))
-	require.Regexp(t, fmt.Sprintf(`^rows=%d batches=[1-9][0-9]*\n$`, rows), out.String())
+	require.ErrorContains(t, run([]string{"--reader", "x", "grpc://" + lis.Addr().String()}, &out), "want rowbridge or arrow")
 	require.ErrorContains(t, run([]string{"--shuffle", "7", "grpc://" + lis.Addr().String()}, &out), "no shuffle 7")
 	require.ErrorContains(t, run([]string{"http://x"}, &out), "want grpc://HOST:PORT")
 }
