@@ -1,7 +1,6 @@
 package unsaferow
 
 import (
-	"encoding/binary"
 	"math"
 	"unsafe"
 
@@ -121,7 +120,7 @@ func slotWordListRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot,
 		}
 		at, n, pos := last+8, int(c*w), int(total*w)
 		if n <= 8 && len(tmp)-pos >= 8 && len(r)-at >= 8 {
-			binary.LittleEndian.PutUint64(tmp[pos:], binary.LittleEndian.Uint64(r[at:]))
+			columnar.Store(tmp, pos, columnar.Load[uint64](r, at))
 		} else {
 			copy(tmp[pos:pos+n], r[at:at+n])
 		}
@@ -164,7 +163,7 @@ func rowWordListRun[T columnar.Word](rows [][]byte, fs fieldSlot, offs []int32, 
 		}
 		at, n, pos := last+8, int(c*w), int(total*w)
 		if n <= 8 && len(tmp)-pos >= 8 && len(r)-at >= 8 {
-			binary.LittleEndian.PutUint64(tmp[pos:], binary.LittleEndian.Uint64(r[at:]))
+			columnar.Store(tmp, pos, columnar.Load[uint64](r, at))
 		} else {
 			copy(tmp[pos:pos+n], r[at:at+n])
 		}

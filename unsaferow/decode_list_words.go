@@ -131,7 +131,7 @@ func countCopyRun[T columnar.Word](rows [][]byte, spans []span, offs []int32, ou
 		nulls |= word&^unused | uint64(c>>6)
 		at, n, pos := last+8, int(c*w), int(total*w)
 		if n <= 8 && len(out)-pos >= 8 && len(r)-at >= 8 {
-			binary.LittleEndian.PutUint64(out[pos:], binary.LittleEndian.Uint64(r[at:]))
+			columnar.Store(out, pos, columnar.Load[uint64](r, at))
 		} else {
 			copy(out[pos:pos+n], r[at:at+n])
 		}
