@@ -45,7 +45,7 @@ func (st *decodeState) decodeWordLists(e *columnar.Node, arrays []span, offs []i
 			bound += int64(s.end - s.start)
 		}
 	}
-	if bound > st.budget || bound > math.MaxInt32 {
+	if bound > st.budget || bound > maxSlotCopy {
 		return nil, false
 	}
 	tmp := st.sc.copyBytes(int(bound) + 8)

@@ -13,9 +13,10 @@ import (
 // array: each slot word is followed to its array, which is checked,
 // counted and copied while it is at hand.
 
-// maxSlotCopy bounds the scratch memory the one-pass decode of a field of
-// word arrays (decodeWordListSlots) copies through: a batch of more input
-// bytes takes the passes of the general path.
+// maxSlotCopy bounds the scratch memory the one-pass decodes of word
+// arrays (decodeWordListSlots, decodeWordLists) copy through, which the
+// Decoder's pool keeps: a batch of more input bytes takes the passes of
+// the general path.
 const maxSlotCopy = 64 << 20
 
 // decodeWordListSlots decodes a field of arrays of words (wordElements) of
