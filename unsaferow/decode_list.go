@@ -180,7 +180,7 @@ func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, t
 		if size < 8 {
 			return k, total, nulls
 		}
-		c := int64(binary.LittleEndian.Uint64(r[s.start : s.start+8]))
+		c := int64(columnar.Load[uint64](r, int(s.start)))
 		if uint64(c) > math.MaxInt32 {
 			return k, total, nulls
 		}
@@ -191,8 +191,8 @@ func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, t
 		// With d >= 0 the bitset is there. Stray null bits and slack in a
 		// size with unaligned low bits are ORed, so that one branch tests
 		// both (size&align <= 7 and d < 2^32: the product cannot wrap).
-		last := s.start + 8*int32(nwords(c))
-		word, unused := binary.LittleEndian.Uint64(r[last:last+8]), unusedBits(c)
+		last := int(s.start) + 8*int(nwords(c))
+		word, unused := columnar.Load[uint64](r, last), unusedBits(c)
 		if word&unused|uint64(size&el.align)*uint64(d) != 0 || total+c > math.MaxInt32 {
 			return k, total, nulls
 		}

@@ -1,7 +1,6 @@
 package unsaferow
 
 import (
-	"encoding/binary"
 	"math"
 	"unsafe"
 
@@ -46,7 +45,7 @@ func (st *decodeState) decodeWordLists(e *columnar.Node, arrays []span, offs []i
 			bound += int64(s.end - s.start)
 		}
 	}
-	if bound > st.budget || bound > math.MaxInt32 {
+	if bound > st.budget || bound > maxSlotCopy {
 		return nil, false
 	}
 	tmp := st.sc.copyBytes(int(bound) + 8)
@@ -111,7 +110,7 @@ func countInner[T columnar.Word](r []byte, header int, io []int32, itotal int64,
 	varStart := int64(header + 8*len(io)) // values follow the element words
 	var used int64
 	for j := range io {
-		word := binary.LittleEndian.Uint64(r[header+8*j:])
+		word := columnar.Load[uint64](r, header+8*j)
 		off, size := int64(word>>32), int64(uint32(word))
 		used += size
 		// resolveWord's checks but the budget (which the caller makes):
@@ -121,7 +120,7 @@ func countInner[T columnar.Word](r []byte, header int, io []int32, itotal int64,
 			return 0, 0, false
 		}
 		a := int(off)
-		ic := int64(binary.LittleEndian.Uint64(r[a:]))
+		ic := int64(columnar.Load[uint64](r, a))
 		d := size - (arrayHeader(ic) + ic*w)
 		if uint64(ic) > 63 || uint64(d) > 7 {
 			return 0, 0, false
@@ -129,19 +128,19 @@ func countInner[T columnar.Word](r []byte, header int, io []int32, itotal int64,
 		// The one bitset word (the count, 0, when ic == 0) is all zero,
 		// and so is the slack of a size with unaligned low bits.
 		at := a + 8 + 8*int(nwords(ic))
-		if binary.LittleEndian.Uint64(r[at-8:])|uint64(size&7)*uint64(d) != 0 {
+		if columnar.Load[uint64](r, at-8)|uint64(size&7)*uint64(d) != 0 {
 			return 0, 0, false
 		}
 		n, pos := int(ic*w), int(itotal*w)
 		if n <= 8 && len(tmp)-pos >= 8 && len(r)-at >= 8 {
-			binary.LittleEndian.PutUint64(tmp[pos:], binary.LittleEndian.Uint64(r[at:]))
+			columnar.Store(tmp, pos, columnar.Load[uint64](r, at))
 		} else if pos+n <= len(tmp) {
 			// Word by word rather than a call to memmove, after which
 			// every value of the loop would have to be reloaded.
 			dst, src := tmp[pos:pos+n], r[at:at+n]
 			i := 0
 			for ; i+8 <= n; i += 8 {
-				binary.LittleEndian.PutUint64(dst[i:], binary.LittleEndian.Uint64(src[i:]))
+				columnar.Store(dst, i, columnar.Load[uint64](src, i))
 			}
 			for ; i < n; i++ {
 				dst[i] = src[i]

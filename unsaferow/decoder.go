@@ -130,6 +130,17 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 // none); Decode builds the error, so that the loop stays a tight leaf.
 func rowSpans(rows [][]byte, fixed int, exact bool, spans []span, last int, mask uint64) (budget int64, bad int) {
 	spans = spans[:len(rows)]
+	if exact && mask != 0 {
+		// Every row is exactly the fixed region (a multiple of 8 below
+		// 2^31), in which the bitset word lies.
+		for k, r := range rows {
+			if len(r) != fixed || columnar.Load[uint64](r, last)&mask != 0 {
+				return 0, k
+			}
+			spans[k] = span{row: int32(k), start: 0, end: int32(fixed)}
+		}
+		return int64(fixed) * int64(len(rows)), -1
+	}
 	for k, r := range rows {
 		n := len(r)
 		// A row of a schema without fields has no bitset (mask is 0).

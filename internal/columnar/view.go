@@ -32,6 +32,13 @@ func Load[T Word](b []byte, p int) T {
 	return *(*T)(unsafe.Pointer(unsafe.SliceData(b)))
 }
 
+// Store writes v as the little-endian T at b[p:] (see Load).
+func Store[T Word](b []byte, p int, v T) {
+	var z T
+	b = b[p : p+int(unsafe.Sizeof(z))]
+	*(*T)(unsafe.Pointer(unsafe.SliceData(b))) = v
+}
+
 // FixedValues views the n values of fixed-width array d as T, from d's
 // offset: entry i of the result is the array's entry i.
 func FixedValues[T any](d arrow.ArrayData) []T {

@@ -104,3 +104,16 @@ func TestWidthTable(t *testing.T) {
 	require.Equal(t, []int{8, 16}, []int{short.RowWidth(), long.RowWidth()})
 	require.Equal(t, []int{0, 1, VarWidth, VarWidth}, []int{KindNull.RowWidth(), KindBool.RowWidth(), KindString.RowWidth(), KindStruct.RowWidth()})
 }
+
+// Store writes a little-endian word at any byte offset, Load reads it
+// back, and both refuse a word that does not fit.
+func TestStoreLoadUnaligned(t *testing.T) {
+	b := make([]byte, 11)
+	Store(b, 3, uint64(0x0807060504030201))
+	require.Equal(t, []byte{0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8}, b)
+	require.Equal(t, uint64(0x0807060504030201), Load[uint64](b, 3))
+	Store(b, 1, uint16(0xbeef))
+	require.Equal(t, uint16(0xbeef), Load[uint16](b, 1))
+	require.Panics(t, func() { Store(b, 4, uint64(0)) })
+	require.Panics(t, func() { Load[uint64](b, 4) })
+}
