@@ -17,9 +17,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestReadsEveryPartition: every row of every partition is read and
+// TestConcurrentReadsEveryPartition: every row of every partition is read and
 // decoded, the batches pass ValidateFull, and a bad address is refused.
-func TestReadsEveryPartition(t *testing.T) {
+func TestConcurrentReadsEveryPartition(t *testing.T) {
 	folder := shuffletest.New(t, 1)
 	rows := 0
 	for m := range 3 {
