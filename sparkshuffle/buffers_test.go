@@ -15,10 +15,10 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSharedBuffersGiveTheSameRows: Readers that share Buffers, several
+// TestConcurrentSharedBuffersGiveTheSameRows: Readers that share Buffers, several
 // at once and one after another, with one worker and with several, each
 // read exactly its partition's rows in order.
-func TestSharedBuffersGiveTheSameRows(t *testing.T) {
+func TestConcurrentSharedBuffersGiveTheSameRows(t *testing.T) {
 	folder := shuffletest.New(t, 2)
 	const parts = 3
 	want := map[int][]shuffletest.Key{}
