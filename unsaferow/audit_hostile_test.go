@@ -210,3 +210,43 @@ func TestAuditHostileWords(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAuditWordPaths XORs the fuzzer's bytes into the rows of one of the
+// audit shapes (data[0] picks it and the flavour) and holds the decode to
+// decodeTwice's checks.
+func FuzzAuditWordPaths(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0, 0xff})
+	f.Add([]byte{5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0x7f})
+	f.Add([]byte{4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1})
+	shapes := auditShapes()
+	mem := memory.NewGoAllocator()
+	encoded := make([][][]byte, 2*len(shapes))
+	for i, sh := range shapes {
+		for j, fl := range []Flavor{Spark, Velox} {
+			encoded[2*i+j] = encodeJSON(f, mem, fl, sh.ddl, sh.js)
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		k := int(data[0]) % len(encoded)
+		sh := shapes[k/2]
+		var rows [][]byte
+		in, pos := 0, 1
+		for _, r := range encoded[k] {
+			b := append([]byte(nil), r...)
+			for i := range b {
+				if pos < len(data) {
+					b[i] ^= data[pos]
+					pos++
+				}
+			}
+			rows = append(rows, b)
+			in += len(b)
+		}
+		if d := decodeTwiceProblem(t, mustParseDDL(t, sh.ddl), rows, 64*in+4096); d != "" {
+			t.Fatalf("%s: %s", sh.ddl, d)
+		}
+	})
+}
