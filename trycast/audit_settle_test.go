@@ -103,9 +103,7 @@ func TestAuditDoubleToUTF8Edges(t *testing.T) {
 	for _, v := range []float64{0, 1e-3, 1e7, 1e-4, 1e6, 0.1, 0.2, 0.3, 0.1 + 0.2, 1.0 / 3, 100, 1e15, 1e16, 123456789012345e-9,
 		1234567.890123456, 1234567.8901234567, 9999999.999999999, 0.001000000000000001, 0.009999999999999998,
 		5e-324, 2.2250738585072014e-308, math.MaxFloat64, math.Inf(1), math.NaN(), 4503599627370496.5, 0.5, 2.5, 1.25e-3} {
-		for _, x := range []float64{v, -v, math.Nextafter(v, 0), math.Nextafter(v, math.Inf(1))} {
-			vals = append(vals, x)
-		}
+		vals = append(vals, v, -v, math.Nextafter(v, 0), math.Nextafter(v, math.Inf(1)))
 	}
 	vals = append(vals, math.Copysign(0, -1), math.Inf(-1))
 	b := array.NewFloat64Builder(mem)
