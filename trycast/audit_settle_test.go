@@ -51,10 +51,23 @@ func TestAuditSettleEdgesMatchParsers(t *testing.T) {
 	in := b.NewArray()
 	b.Release()
 	defer in.Release()
+	checkCastsMatchParsers(t, mem, in, rows, auditTargets())
+}
+
+// auditTargets are the settled cast targets: float, double, date and
+// decimals of precision 18 and below.
+func auditTargets() []arrow.DataType {
 	targets := []arrow.DataType{arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, arrow.FixedWidthTypes.Date32}
 	for _, ps := range [][2]int32{{18, 0}, {18, 2}, {18, 18}, {17, 1}, {10, 0}, {10, 5}, {1, 0}, {1, 1}, {5, 5}} {
 		targets = append(targets, &arrow.Decimal128Type{Precision: ps[0], Scale: ps[1]})
 	}
+	return targets
+}
+
+// checkCastsMatchParsers casts in (whose values are rows) to every target
+// in every dialect and holds each row to the row parser's answer.
+func checkCastsMatchParsers(t *testing.T, mem memory.Allocator, in arrow.Array, rows []string, targets []arrow.DataType) {
+	t.Helper()
 	for _, d := range []Dialect{Presto, Spark, SparkANSI} {
 		for _, to := range targets {
 			out, err := Cast(mem, in, to, Options{Dialect: d})
@@ -140,4 +153,24 @@ func TestAuditDoubleToUTF8Edges(t *testing.T) {
 		}
 		out.Release()
 	}
+}
+
+// FuzzAuditSettleRows: any row, after a plain one, casts to every settled
+// target in every dialect as the row parsers read it.
+func FuzzAuditSettleRows(f *testing.F) {
+	for _, s := range auditEdgeRows() {
+		f.Add(s)
+	}
+	targets := auditTargets()
+	f.Fuzz(func(t *testing.T, s string) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		rows := []string{"-12.5", s}
+		b := array.NewStringBuilder(mem)
+		b.AppendValues(rows, nil)
+		in := b.NewArray()
+		b.Release()
+		defer in.Release()
+		checkCastsMatchParsers(t, mem, in, rows, targets)
+	})
 }
