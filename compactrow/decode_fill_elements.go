@@ -2,6 +2,7 @@ package compactrow
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -314,14 +315,24 @@ func (f *filler) fillNestedWords(c *column) (*memory.Buffer, arrow.ArrayData) {
 // no call in its loop, so that its values stay in registers.
 func shortWords(row []byte, cur int, dst []int32, o64 []uint64, at int) (int, int, int) {
 	last := len(o64) - 1
+	// The loads below are unchecked but for cur leaving 4 bytes (and cur
+	// never negative): the element is read at most 8 bytes before the end
+	// of a row of at least 8.
+	if len(row) < 8 || cur < 0 {
+		return 0, cur, at
+	}
+	base := unsafe.Pointer(unsafe.SliceData(row))
 	for j := range dst {
-		m := load32(row, cur)
+		if len(row)-cur < 4 {
+			return j, cur, at
+		}
+		m := int(*(*int32)(unsafe.Add(base, cur)))
 		if uint(m) > 1 {
 			return j, cur, at
 		}
-		e := min(at, last)                       // at itself when there is an element
-		v := load64(row, min(cur+5, len(row)-8)) // the element, after one flag byte
-		keep := uint64(m) - 1                    // all ones when empty
+		e := min(at, last)                                        // at itself when there is an element
+		v := *(*uint64)(unsafe.Add(base, min(cur+5, len(row)-8))) // the element, after one flag byte
+		keep := uint64(m) - 1                                     // all ones when empty
 		o64[e] = v&^keep | o64[e]&keep
 		at += m
 		dst[j] = int32(at)
