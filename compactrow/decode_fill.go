@@ -41,6 +41,11 @@ func (f *filler) fill(c *column) arrow.ArrayData {
 			offs, elems := f.fillFixedList(c)
 			return columnar.NewListData(c.node.Type, n, valid, nulls, offs, elems)
 		}
+		if in := c.children[0]; c.aligned && in.elems != nil && in.nulls == 0 &&
+			in.elems.width == 8 && in.elems.nulls == 0 && in.elems.node.Kind.ValueWidth() == 8 {
+			offs, inner := f.fillNestedWords(c)
+			return columnar.NewListData(c.node.Type, n, valid, nulls, offs, inner)
+		}
 		offs := f.countOffsets(c)
 		return columnar.NewListData(c.node.Type, n, valid, nulls, offs, f.fill(c.children[0]))
 	case columnar.KindMap:

@@ -2,6 +2,7 @@ package compactrow
 
 import (
 	"math/bits"
+	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -261,4 +262,81 @@ func (f *filler) fillFixedMap(c *column) (*memory.Buffer, arrow.ArrayData, arrow
 		offs[i] = int32(at)
 	}
 	return obuf, kf.finish(f), vf.finish(f)
+}
+
+// fillNestedWords builds an aligned list of lists (none null) of null-free
+// 8-byte elements, nestedArrays' shape, in one pass over the outer lists'
+// positions: the inner lists of each follow its offset table one after
+// the other, so their positions are not looked up. It returns the outer
+// offsets and the inner lists. Inner lists of at most one element go
+// through shortWords; from the first longer one, the rest of the outer
+// list is copied here.
+func (f *filler) fillNestedWords(c *column) (*memory.Buffer, arrow.ArrayData) {
+	in := c.children[0]
+	obuf, outer := columnar.NewOffsets(f.mem, len(c.pos))
+	ibuf, inner := columnar.NewOffsets(f.mem, len(in.pos))
+	ef := f.newElementFill(in.elems)
+	out := ef.out
+	o64 := columnar.Cast[uint64](out)
+	outer, inner = outer[1:len(c.pos)+1], inner[1:]
+	rows := f.rows[:len(c.pos)]
+	k, at := 0, 0 // inner lists and elements so far
+	for i, p := range c.pos {
+		if p >= 0 {
+			row := rows[i]
+			n := load32(row, int(p))
+			cur := int(p) + 4 + nullBytes(n) + 4 + 4*n // past the count, flags, serializedSize and offset table
+			dst := inner[k : k+n]
+			j := 0
+			if len(o64) > 0 && len(row) >= 8 {
+				j, cur, at = shortWords(row, cur, dst, o64, at)
+			}
+			for ; j < n; j++ {
+				m := load32(row, cur)
+				q := cur + 4 + nullBytes(m)
+				move(out[8*at:], row[q:q+8*m])
+				at += m
+				dst[j] = int32(at)
+				cur = q + 8*m
+			}
+			k += n
+		}
+		outer[i] = int32(k)
+	}
+	elems := ef.finish(f)
+	return obuf, columnar.NewListData(in.node.Type, len(in.pos), nil, 0, ibuf, elems)
+}
+
+// shortWords writes the inner lists of one outer list from cur in row (at
+// least 8 bytes) while they hold at most one 8-byte element, each without
+// a branch on its length (an empty one rewrites a slot of o64, not empty,
+// with the value it holds), and the end of each into dst. It returns how
+// many it wrote, where the next starts, and the elements so far. There is
+// no call in its loop, so that its values stay in registers.
+func shortWords(row []byte, cur int, dst []int32, o64 []uint64, at int) (int, int, int) {
+	last := len(o64) - 1
+	// The loads below are unchecked but for cur leaving 4 bytes (and cur
+	// never negative): the element is read at most 8 bytes before the end
+	// of a row of at least 8.
+	if len(row) < 8 || cur < 0 {
+		return 0, cur, at
+	}
+	base := unsafe.Pointer(unsafe.SliceData(row))
+	for j := range dst {
+		if len(row)-cur < 4 {
+			return j, cur, at
+		}
+		m := int(*(*int32)(unsafe.Add(base, cur)))
+		if uint(m) > 1 {
+			return j, cur, at
+		}
+		e := min(at, last)                                        // at itself when there is an element
+		v := *(*uint64)(unsafe.Add(base, min(cur+5, len(row)-8))) // the element, after one flag byte
+		keep := uint64(m) - 1                                     // all ones when empty
+		o64[e] = v&^keep | o64[e]&keep
+		at += m
+		dst[j] = int32(at)
+		cur += 4 + 9*m // count, one flag byte and the element when there is one
+	}
+	return len(dst), cur, at
 }

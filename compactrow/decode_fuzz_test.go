@@ -14,7 +14,8 @@ import (
 )
 
 // fuzzSchemas are the schemas FuzzDecode picks from with its first byte:
-// the hostile cases', every golden case's, and the testgen shapes.
+// the hostile cases', every golden case's, the testgen shapes and the
+// benchmark's.
 func fuzzSchemas() []*arrow.Schema {
 	out := []*arrow.Schema{schemaE1, schemaE2, schemaE3, schemaE4, schemaE5, schemaE8, schemaUnknown, schemaStruct, schemaStructs, schemaBools}
 	for _, tc := range goldenCases {
@@ -24,6 +25,9 @@ func fuzzSchemas() []*arrow.Schema {
 	}
 	for _, s := range testgen.Shapes() {
 		out = append(out, s.Schema)
+	}
+	for _, bc := range testgen.BenchCases() { // the flat-row shapes
+		out = append(out, bc.Schema)
 	}
 	return out
 }
@@ -50,6 +54,18 @@ func FuzzDecode(f *testing.F) {
 	f.Add(append([]byte{1, 0}, unhex(f, "f0 03000000 fa 01000000 00000000 03000000")...))
 
 	schemas := fuzzSchemas()
+	// Two rows of each benchmark shape, as their encoder writes them.
+	bench := testgen.BenchCases()
+	for j, bc := range bench {
+		i := len(schemas) - len(bench) + j
+		rec := testgen.BenchBatch(memory.NewGoAllocator(), bc.Name, 2, 1)
+		enc, err := NewEncoder(schemas[i])
+		require.NoError(f, err)
+		rows, err := enc.Encode(rec)
+		rec.Release()
+		require.NoError(f, err)
+		f.Add(append([]byte{byte(i), byte(len(rows.Row(0)))}, rows.Data...))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"unsafe"
 
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/columnar"
@@ -613,13 +614,21 @@ func (s *scanner) listElements(e *column, flags []byte, n, table, cur, limit int
 // and the elements in all, or -1 when one is not a well-formed list of at
 // most 63 non-null elements where the table says.
 func shortLists(row []byte, dst []int32, table, c, w int) (int, int) {
+	// The loads below are unchecked: the offset table is inside row, c
+	// stays inside it (each list is checked to fit before c moves past
+	// it) and is checked to leave 4 bytes, and the word of flags is read
+	// at most 8 bytes before the end of a row of at least 8.
+	if table < 0 || len(row)-table < 4*len(dst) || len(row) < 8 || uint(c) > uint(len(row)) {
+		return -1, 0
+	}
+	base := unsafe.Pointer(unsafe.SliceData(row))
 	count := 0     // at most len(row): no overflow
 	var set uint64 // the null flags of the elements, ORed
 	for j := range dst {
-		if len(row)-c < 4 || load32(row, table+4*j) != c-table {
+		if len(row)-c < 4 || int(*(*int32)(unsafe.Add(base, table+4*j))) != c-table {
 			return -1, 0
 		}
-		m := load32(row, c)
+		m := int(*(*int32)(unsafe.Add(base, c)))
 		nb := (m + 7) >> 3
 		q := c + 4
 		if uint(m) > 63 || nb+m*w > len(row)-q {
@@ -628,8 +637,8 @@ func shortLists(row []byte, dst []int32, table, c, w int) (int, int) {
 		// The flags as one word, read at q or, near the end of the row,
 		// up to 8 bytes before and shifted into place; masked to the m
 		// flags, without a branch on m (an empty list's mask is zero).
-		base := min(q, len(row)-8)
-		set |= load64(row, base) >> ((q - base) * 8 & 63) & (1<<m - 1)
+		at := min(q, len(row)-8)
+		set |= *(*uint64)(unsafe.Add(base, at)) >> ((q - at) * 8 & 63) & (1<<m - 1)
 		dst[j] = int32(c)
 		count += m
 		c = q + nb + m*w

@@ -8,8 +8,9 @@ import (
 )
 
 // Flat rows: the top-level fields are a fixed-width prefix followed by
-// strings, binaries, arrays of fixed-width elements and maps of
-// fixed-width keys and values only (strings1, strings5, arrays, maps). Such a row is scanned in one loop over those fields,
+// strings, binaries, structs of fixed-width fields, arrays of fixed-width
+// elements or of arrays of them, and maps of fixed-width keys and values
+// only (strings1, strings5, arrays, nestedArrays, maps, structs). Such a row is scanned in one loop over those fields,
 // each recorded by index (entry r of a top-level column is row r), with
 // no call per value. A row the loop does not take (a null flag set, a
 // null element, a length that does not fit, trailing bytes) goes to
@@ -30,10 +31,11 @@ type flatField struct {
 type flatKind uint8
 
 const (
-	flatBytes flatKind = iota // a string or binary
-	flatArray                 // an array of fixed-width elements
-	flatMap                   // a map of fixed-width keys and values
-	flatLists                 // an array of arrays of fixed-width elements
+	flatBytes  flatKind = iota // a string or binary
+	flatArray                  // an array of fixed-width elements
+	flatMap                    // a map of fixed-width keys and values
+	flatLists                  // an array of arrays of fixed-width elements
+	flatStruct                 // a struct of fixed-width fields
 )
 
 // setFlat records the fields of flat rows, or none when the rows are not
@@ -49,6 +51,8 @@ func (s *decodeScratch) setFlat() {
 		case c.node.Kind == columnar.KindMap && c.children[0].width > 0 && c.children[1].width > 0:
 			k, v := c.children[0], c.children[1]
 			flat = append(flat, flatField{kind: flatMap, c: c, elems: k, w: k.width, vals: v, vw: v.width})
+		case c.node.Kind == columnar.KindStruct && c.prefix == len(c.children):
+			flat = append(flat, flatField{kind: flatStruct, c: c, w: c.prefixEnd})
 		case c.node.Kind == columnar.KindList && c.children[0].elems != nil:
 			in := c.children[0]
 			flat = append(flat, flatField{kind: flatLists, c: c, elems: in, w: in.elems.width})
@@ -102,6 +106,16 @@ func (s *decodeScratch) flatRows(rows [][]byte, r int) int {
 func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 	for k := range ff {
 		f := &ff[k]
+		if f.kind == flatStruct {
+			// Its null flags, then its fields: only nulls need a look
+			// (the general scan counts them).
+			if len(row)-p < f.w || !noneSet(row[p:p+nullBytes(len(f.c.children))]) {
+				return k, p
+			}
+			f.pos[r] = int32(p)
+			p += f.w
+			continue
+		}
 		if len(row)-p < 4 {
 			return k, p
 		}
@@ -188,6 +202,9 @@ func scanFlatLists(f *flatField, row []byte, p, n int) int {
 func unflat(ff []flatField, row []byte, r int) {
 	for k := range ff {
 		f := &ff[k]
+		if f.kind == flatStruct {
+			continue // nothing recorded but its position
+		}
 		n := load32(row, int(f.pos[r]))
 		switch f.kind {
 		case flatBytes, flatArray:

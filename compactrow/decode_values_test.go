@@ -422,3 +422,22 @@ func TestDecodeFlatListsLeftHalfWay(t *testing.T) {
 	validateBatch(t, got)
 	requireSameBatch(t, rec, got)
 }
+
+// Structs of fixed-width fields are flat too: a null field in one, or a
+// null struct, sends the row to the general scan, also half-way through.
+func TestDecodeFlatStructsLeftHalfWay(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	schema := fields(nf("i", arrow.PrimitiveTypes.Int64),
+		nf("s", arrow.StructOf(nf("a", arrow.PrimitiveTypes.Int64), nf("b", arrow.FixedWidthTypes.Boolean))),
+		nf("a", arrow.ListOf(arrow.PrimitiveTypes.Int32)))
+	rec := fromJSON(t, mem, schema, `[
+		{"i":1,"s":{"a":1,"b":true},"a":[1]},
+		{"i":2,"s":{"a":null,"b":false},"a":[2]},
+		{"i":3,"s":{"a":3,"b":true},"a":[3,null]},
+		{"i":4,"s":null,"a":[]},
+		{"i":5,"s":{"a":5,"b":null},"a":[4]},
+		{"i":6,"s":{"a":6,"b":false},"a":null}]`)
+	defer rec.Release()
+	roundTrip(t, mem, rec)
+}
