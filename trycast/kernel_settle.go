@@ -178,6 +178,25 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 		if len(v) == 0 {
 			continue
 		}
+		if uint(len(v)-1) < 16 && hi >= 16 && uint(scale-1) < 14 {
+			mag, whole, neg, good, fails := scaledWord(data[hi-16:hi], len(v), scale)
+			if fails {
+				continue
+			}
+			if good {
+				if whole > intDigits {
+					slow |= bit // too many digits: ParseDecimal says how it fails
+					continue
+				}
+				x := int64(mag)
+				if neg {
+					x = -x
+				}
+				rows[j] = decimal128.FromI64(x)
+				ok |= bit
+				continue
+			}
+		}
 		mant, digits, dot, stop := plainNumber(v)
 		frac := fracDigits(dot, stop)
 		if !plainOK(v, digits, frac, stop) || frac > scale || digits-frac > intDigits {
