@@ -139,7 +139,7 @@ func flatFields(ff []flatField, row []byte, r, p int) (int, int) {
 			continue
 		}
 		// In 64 bits: n*w overflows an int on 32-bit machines.
-		nbytes := (n + 7) >> 3
+		nbytes := int((uint(n) + 7) >> 3) // in uint: n+7 wraps an int32-sized int for n near 2^31 (a negative n fails below)
 		if n < 0 || uint64(nbytes)+uint64(n)*uint64(f.w) > uint64(len(row)-p-4) ||
 			!noneSet(row[p+4:p+4+nbytes]) {
 			return k, p // a null element (or unused flag bits set): the general scan counts
