@@ -1,7 +1,6 @@
 package compactrow
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,58 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/ddl"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 )
-
-// fillAllocator hands out memory filled with one byte and records the
-// largest single allocation: two decodes with different fill bytes show
-// any exposed byte never written, and the size shows whether an
-// allocation followed an unchecked length.
-type fillAllocator struct {
-	memory.Allocator
-	fill    byte
-	largest int
-}
-
-func (a *fillAllocator) Allocate(n int) []byte {
-	a.largest = max(a.largest, n)
-	b := a.Allocator.Allocate(n)
-	for i := range b {
-		b[i] = a.fill
-	}
-	return b
-}
-
-func (a *fillAllocator) Reallocate(n int, b []byte) []byte {
-	a.largest = max(a.largest, n)
-	old := len(b)
-	nb := a.Allocator.Reallocate(n, b)
-	for i := old; i < n; i++ {
-		nb[i] = a.fill
-	}
-	return nb
-}
-
-// sameBuffers reports where two decodes differ in any buffer byte, or "".
-func sameBuffers(path string, a, b arrow.ArrayData) string {
-	if a.Len() != b.Len() || a.NullN() != b.NullN() || len(a.Buffers()) != len(b.Buffers()) || len(a.Children()) != len(b.Children()) {
-		return path + ": shapes differ"
-	}
-	for i, ba := range a.Buffers() {
-		bb := b.Buffers()[i]
-		if (ba == nil) != (bb == nil) {
-			return fmt.Sprintf("%s: buffer %d in one decode only", path, i)
-		}
-		if ba != nil && !bytes.Equal(ba.Bytes(), bb.Bytes()) {
-			return fmt.Sprintf("%s: buffer %d differs\n%x\n%x", path, i, ba.Bytes(), bb.Bytes())
-		}
-	}
-	for i, ca := range a.Children() {
-		if d := sameBuffers(fmt.Sprintf("%s.%d", path, i), ca, b.Children()[i]); d != "" {
-			return d
-		}
-	}
-	return ""
-}
 
 // decodeTwiceProblem decodes rows on memory filled with 0x00 and with
 // 0xff: both must fail alike with a one-line *DecodeError, or give valid
@@ -86,7 +35,7 @@ func decodeTwiceProblem(schema *arrow.Schema, rows [][]byte, limit int) (problem
 		}
 	}()
 	for i, fill := range []byte{0x00, 0xff} {
-		al := &fillAllocator{Allocator: mem, fill: fill}
+		al := &testgen.FillAllocator{Allocator: mem, Fill: fill}
 		dec, err := NewDecoder(schema, WithAllocator(al))
 		if err != nil {
 			return err.Error()
@@ -102,8 +51,8 @@ func decodeTwiceProblem(schema *arrow.Schema, rows [][]byte, limit int) (problem
 		if problem != "" {
 			return problem
 		}
-		if al.largest > limit {
-			return fmt.Sprintf("allocation of %d bytes (limit %d)", al.largest, limit)
+		if al.Largest > limit {
+			return fmt.Sprintf("allocation of %d bytes (limit %d)", al.Largest, limit)
 		}
 	}
 	if (errs[0] == nil) != (errs[1] == nil) {
@@ -120,7 +69,7 @@ func decodeTwiceProblem(schema *arrow.Schema, rows [][]byte, limit int) (problem
 		if err := array.ValidateFull(col); err != nil {
 			return fmt.Sprintf("column %d: %v", i, err)
 		}
-		if d := sameBuffers(schema.Field(i).Name, col.Data(), recs[1].Column(i).Data()); d != "" {
+		if d := testgen.SameBuffers(schema.Field(i).Name, col.Data(), recs[1].Column(i).Data()); d != "" {
 			return "unwritten bytes exposed: " + d
 		}
 	}

@@ -1,7 +1,6 @@
 package unsaferow
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -13,59 +12,8 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 )
-
-// fillAllocator hands out memory filled with one byte and records the
-// largest single allocation, so that two decodes with different fill bytes
-// show any exposed byte that was never written, and a size bounded by the
-// input shows no allocation follows an unchecked length.
-type fillAllocator struct {
-	memory.Allocator
-	fill    byte
-	largest int
-}
-
-func (a *fillAllocator) Allocate(n int) []byte {
-	a.largest = max(a.largest, n)
-	b := a.Allocator.Allocate(n)
-	for i := range b {
-		b[i] = a.fill
-	}
-	return b
-}
-
-func (a *fillAllocator) Reallocate(n int, b []byte) []byte {
-	a.largest = max(a.largest, n)
-	old := len(b)
-	nb := a.Allocator.Reallocate(n, b)
-	for i := old; i < n; i++ {
-		nb[i] = a.fill
-	}
-	return nb
-}
-
-// sameBuffers reports where two decodes of the same rows differ byte for
-// byte in any buffer (within each buffer's length), or "".
-func sameBuffers(path string, a, b arrow.ArrayData) string {
-	if a.Len() != b.Len() || a.NullN() != b.NullN() || len(a.Buffers()) != len(b.Buffers()) || len(a.Children()) != len(b.Children()) {
-		return path + ": shapes differ"
-	}
-	for i, ba := range a.Buffers() {
-		bb := b.Buffers()[i]
-		if (ba == nil) != (bb == nil) {
-			return fmt.Sprintf("%s: buffer %d present in one decode only", path, i)
-		}
-		if ba != nil && !bytes.Equal(ba.Bytes(), bb.Bytes()) {
-			return fmt.Sprintf("%s: buffer %d differs\n%x\n%x", path, i, ba.Bytes(), bb.Bytes())
-		}
-	}
-	for i, ca := range a.Children() {
-		if d := sameBuffers(fmt.Sprintf("%s.%d", path, i), ca, b.Children()[i]); d != "" {
-			return d
-		}
-	}
-	return ""
-}
 
 // decodeTwice decodes rows with memory filled with 0x00 and with 0xff: both
 // must fail alike with a *DecodeError or both succeed with valid,
@@ -88,7 +36,7 @@ func decodeTwiceProblem(t *testing.T, schema *arrow.Schema, rows [][]byte, limit
 	var recs [2]arrow.RecordBatch
 	var errs [2]error
 	for i, fill := range []byte{0x00, 0xff} {
-		al := &fillAllocator{Allocator: mem, fill: fill}
+		al := &testgen.FillAllocator{Allocator: mem, Fill: fill}
 		dec := mustDecoder(t, schema, al)
 		func() {
 			defer func() {
@@ -101,8 +49,8 @@ func decodeTwiceProblem(t *testing.T, schema *arrow.Schema, rows [][]byte, limit
 		if problem != "" {
 			return problem
 		}
-		if al.largest > limit {
-			return fmt.Sprintf("allocation of %d bytes for %d input rows (limit %d)", al.largest, len(rows), limit)
+		if al.Largest > limit {
+			return fmt.Sprintf("allocation of %d bytes for %d input rows (limit %d)", al.Largest, len(rows), limit)
 		}
 	}
 	defer func() { // runs before the leak check above
@@ -131,7 +79,7 @@ func decodeTwiceProblem(t *testing.T, schema *arrow.Schema, rows [][]byte, limit
 		}
 	}
 	for c := range recs[0].Columns() {
-		if d := sameBuffers(schema.Field(c).Name, recs[0].Column(c).Data(), recs[1].Column(c).Data()); d != "" {
+		if d := testgen.SameBuffers(schema.Field(c).Name, recs[0].Column(c).Data(), recs[1].Column(c).Data()); d != "" {
 			return "unwritten bytes exposed: " + d
 		}
 	}
