@@ -10,7 +10,12 @@
 // Each runs the same total work on one goroutine, then split over two, in
 // one process, and prints the wall times and the speed-up:
 //
-//	corescale [-rounds 3] [-work 1]
+//	corescale [-rounds 3] [-work 1] [-schema S DIR...]
+//
+// Given a schema and the folders of an lz4 shuffle of UnsafeRows, it also
+// times that shuffle's own work held in memory (see shuffle.go): the
+// speed-up the machine gives rowbridge's decompression and decoding, apart
+// from file reading, ordering and output.
 //
 // On a machine whose two cores share their path to the L3 cache and memory
 // (two hardware threads of one core, or a VM's two vCPUs placed so) the
@@ -90,6 +95,7 @@ func run(k kind, g int, work float64) time.Duration {
 func main() {
 	rounds := flag.Int("rounds", 3, "rounds of each measurement (the fastest is kept)")
 	work := flag.Float64("work", 1, "work per measurement (1: about a second on one core)")
+	schema := flag.String("schema", "", "with DIR arguments: the rows' schema (Spark DDL), to time that shuffle's work in memory too")
 	flag.Parse()
 	if *rounds < 1 || *work <= 0 {
 		fmt.Fprintln(os.Stderr, "corescale: -rounds and -work must be positive")
@@ -108,6 +114,37 @@ func main() {
 		fmt.Printf("| %s | %.1f | %.1f | %.2fx |\n", k.name, ms(a), ms(b), float64(a)/float64(b))
 	}
 	runtime.KeepAlive(sink)
+	if *schema == "" {
+		return
+	}
+	w, err := loadShuffle(*schema, flag.Args())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "corescale:", err)
+		os.Exit(1)
+	}
+	for _, decode := range []bool{false, true} {
+		var one, two []time.Duration
+		for range *rounds {
+			for _, g := range []int{1, 2} {
+				d, err := w.run(g, decode)
+				if err != nil {
+					fmt.Fprintln(os.Stderr, "corescale:", err)
+					os.Exit(1)
+				}
+				if g == 1 {
+					one = append(one, d)
+				} else {
+					two = append(two, d)
+				}
+			}
+		}
+		name := fmt.Sprintf("shuffle in memory: lz4 (%d segments)", len(w.segs))
+		if decode {
+			name = fmt.Sprintf("shuffle in memory: lz4 + decode (%d rows)", w.rows)
+		}
+		a, b := slices.Min(one), slices.Min(two)
+		fmt.Printf("| %s | %.1f | %.1f | %.2fx |\n", name, ms(a), ms(b), float64(a)/float64(b))
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1e3 }

@@ -33,3 +33,25 @@ func TestRunTakesTime(t *testing.T) {
 		}
 	}
 }
+
+func TestShuffleWorkDecodesEveryRow(t *testing.T) {
+	w, err := loadShuffle("id BIGINT NOT NULL, name STRING, price DECIMAL(10,2), tags ARRAY<STRING>, attrs MAP<STRING, INT>, seen TIMESTAMP, active BOOLEAN",
+		[]string{"../../../testdata/sample/shuffle"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.segs) != 8 {
+		t.Fatalf("%d segments, want the sample's 8 non-empty ones", len(w.segs))
+	}
+	for g := 1; g <= 2; g++ {
+		if _, err := w.run(g, true); err != nil {
+			t.Fatal(err)
+		}
+		if w.rows != 12 {
+			t.Fatalf("%d goroutines decoded %d rows, want the sample's 12", g, w.rows)
+		}
+		if _, err := w.run(g, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
