@@ -57,6 +57,19 @@ func TestWritesEveryRowInOrder(t *testing.T) {
 		require.Len(t, got, len(want))
 	}
 	require.ErrorContains(t, run([]string{"shuffle", "decode", "--schema", schema, "--to", "jsonl", folder.LocalDirs[0]}), "only arrow-stream")
+
+	// --to none reads every row (a bad row would still fail) and writes
+	// a stream of no batches, however often it repeats.
+	require.NoError(t, run(append([]string{"--schema", schema, "--shuffle", "3", "--workers", "2", "--to", "none",
+		"--repeat", "2", "--times", "--prefault", "1", "-o", out}, folder.LocalDirs...)))
+	f, err := os.Open(out)
+	require.NoError(t, err)
+	defer f.Close()
+	r, err := ipc.NewReader(f)
+	require.NoError(t, err)
+	defer r.Release()
+	require.False(t, r.Next())
+	require.NoError(t, r.Err())
 }
 
 func TestHelpIsNoError(t *testing.T) {
