@@ -19,10 +19,10 @@ func (st *decodeState) slotsShortDecimal(f *columnar.Node, spans []span, fs fiel
 	out = out[:2*len(spans)]
 	for k, s := range spans {
 		if s.start >= 0 {
-			r := st.rows[s.row].Bytes()
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+			r := st.rows[s.row]
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
 				p := s.start + fs.slot
-				x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
+				x := int64(columnar.LoadFixed[uint64](r, int(p)))
 				if !f.Limit.ShortOK(x) {
 					return fail(s.row, f.Path, int64(p), rowbridge.ErrDecimal,
 						"unscaled value %d exceeds precision %d", x, f.Precision)

@@ -112,11 +112,11 @@ func slotRun[T columnar.Word](rows []columnar.RowRef, spans []span, fs fieldSlot
 		if s.start < 0 {
 			return k
 		}
-		r := rows[s.row].Bytes()
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		r := rows[s.row]
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			return k
 		}
-		out[k] = columnar.Load[T](r, int(s.start+fs.slot))
+		out[k] = columnar.LoadFixed[T](r, int(s.start+fs.slot))
 	}
 	return len(spans)
 }
@@ -152,9 +152,9 @@ func slotsWithNulls[T columnar.Word](rows []columnar.RowRef, spans []span, fs fi
 		var x T
 		var ok byte
 		if s.start >= 0 {
-			r := rows[s.row].Bytes()
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				x = columnar.Load[T](r, int(s.start+fs.slot))
+			r := rows[s.row]
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
+				x = columnar.LoadFixed[T](r, int(s.start+fs.slot))
 				ok = 1
 			}
 		}
@@ -215,12 +215,12 @@ func boolRun(rows []columnar.RowRef, spans []span, fs fieldSlot, out []byte) int
 	out = out[:(len(spans)+7)/8]
 	var acc byte
 	for k, s := range spans {
-		if s.start < 0 || rows[s.row].Bytes()[s.start+fs.bitByte]&fs.bitMask != 0 {
+		if s.start < 0 || columnar.LoadFixed[uint8](rows[s.row], int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			out[k>>3] = acc
 			return k
 		}
 		var b byte
-		if rows[s.row].Bytes()[s.start+fs.slot] != 0 {
+		if columnar.LoadFixed[uint8](rows[s.row], int(s.start+fs.slot)) != 0 {
 			b = 1
 		}
 		acc |= b << (k & 7)
@@ -268,9 +268,9 @@ func slotsBool(rows []columnar.RowRef, spans []span, fs fieldSlot, out []byte, v
 	for k, s := range spans {
 		i := k0 + k
 		if s.start >= 0 {
-			r := rows[s.row].Bytes()
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				if r[s.start+fs.slot] != 0 {
+			r := rows[s.row]
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
+				if columnar.LoadFixed[uint8](r, int(s.start+fs.slot)) != 0 {
 					out[i>>3] |= 1 << (i & 7)
 				}
 				continue

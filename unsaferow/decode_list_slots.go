@@ -93,11 +93,12 @@ func slotWordListRun[T columnar.Word](rows []columnar.RowRef, spans []span, fs f
 		if s.start < 0 {
 			break
 		}
-		r := rows[s.row].Bytes()
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		ref := rows[s.row]
+		if columnar.LoadFixed[uint8](ref, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			break
 		}
-		word := columnar.Load[uint64](r, int(s.start+fs.slot))
+		word := columnar.LoadFixed[uint64](ref, int(s.start+fs.slot))
+		r := ref.Bytes()
 		off, size := int64(word>>32), int64(uint32(word))
 		used += size
 		// resolveWord's checks, then room for the count.

@@ -1,7 +1,6 @@
 package unsaferow
 
 import (
-	"encoding/binary"
 	"math"
 	"unicode/utf8"
 
@@ -106,12 +105,11 @@ func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
 		if s.start < 0 {
 			continue
 		}
-		r := st.rows[s.row].Bytes()
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		r := st.rows[s.row]
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			continue
 		}
-		p := s.start + fs.slot
-		total += int64(binary.LittleEndian.Uint32(r[p : p+4]))
+		total += int64(columnar.LoadFixed[uint32](r, int(s.start+fs.slot)))
 	}
 	return total
 }
@@ -140,10 +138,10 @@ func slotSizesOf(rows []columnar.RowRef, spans []span, fss []fieldSlot, totals [
 		if s.start < 0 {
 			continue
 		}
-		r := rows[s.row].Bytes()
+		r := rows[s.row]
 		for j, fs := range fss {
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				totals[j] += int64(columnar.Load[uint32](r, int(s.start+fs.slot)))
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
+				totals[j] += int64(columnar.LoadFixed[uint32](r, int(s.start+fs.slot)))
 			}
 		}
 	}
@@ -185,18 +183,18 @@ func copySlotRun(rows []columnar.RowRef, spans []span, fs fieldSlot, offs []int3
 		if s.start < 0 {
 			return k, pos, true
 		}
-		r := rows[s.row].Bytes()
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		r := rows[s.row]
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			return k, pos, true
 		}
-		w := columnar.Load[uint64](r, int(s.start+fs.slot))
+		w := columnar.LoadFixed[uint64](r, int(s.start+fs.slot))
 		off := int64(w >> 32)
 		start := int64(s.start) + off
 		end := start + int64(uint32(w))
 		if end > int64(s.end) || (off-int64(fs.varStart))&(math.MinInt64|7) != 0 {
 			return k, pos, false
 		}
-		pos += copy(data[pos:], r[start:end])
+		pos += copy(data[pos:], r.Bytes()[start:end])
 		offs[k+1] = int32(pos)
 	}
 	return k, pos, true

@@ -164,7 +164,7 @@ func unusedFieldBits(n int) (last int, mask uint64) {
 // word at last has a bit of mask set, or -1.
 func firstUnusedBit(rows []columnar.RowRef, spans []span, last int32, mask uint64) int {
 	for k, s := range spans {
-		if s.start >= 0 && binary.LittleEndian.Uint64(rows[s.row].Bytes()[s.start+last:])&mask != 0 {
+		if s.start >= 0 && columnar.LoadFixed[uint64](rows[s.row], int(s.start+last))&mask != 0 {
 			return k
 		}
 	}
@@ -189,7 +189,7 @@ func firstNullField(rows []columnar.RowRef, spans []span, fs fieldSlot) int {
 		return -1
 	}
 	for k, s := range spans {
-		if s.start >= 0 && rows[s.row].Bytes()[s.start+fs.bitByte]&fs.bitMask != 0 {
+		if s.start >= 0 && columnar.LoadFixed[uint8](rows[s.row], int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			return k
 		}
 	}
@@ -202,6 +202,11 @@ func firstNullField(rows []columnar.RowRef, spans []span, fs fieldSlot) int {
 // variable-length value may have. top says the structs are the top-level
 // rows, in order, so that a loop may range over the rows themselves
 // rather than load each span and then its row.
+//
+// A valid struct's null bits and slots are read with columnar.LoadFixed,
+// unchecked: decodeFields is only handed structs whose size has been
+// checked to hold them (by rowSpans for the top-level rows, by
+// decodeStruct for nested structs).
 type fieldSlot struct {
 	slot     int32
 	bitByte  int32
@@ -238,12 +243,12 @@ func resolveSlotWords(rows []columnar.RowRef, spans []span, fs fieldSlot, child 
 			child[k] = nullSpan
 			continue
 		}
-		r := rows[s.row].Bytes()
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		r := rows[s.row]
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			child[k] = nullSpan
 			continue
 		}
-		c, ok := resolveWord(r, s, s.start+fs.slot, fs.varStart, &used, budget)
+		c, ok := resolveWord(r.Bytes(), s, s.start+fs.slot, fs.varStart, &used, budget)
 		if !ok {
 			return k, used
 		}

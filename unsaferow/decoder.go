@@ -51,14 +51,13 @@ func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
 // point past Data are a *rowbridge.DecodeError wrapping
 // rowbridge.ErrOutOfBounds, naming the first bad row.
 func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
-	if err := rowstream.CheckOffsets(&rows); err != nil {
-		return nil, err
-	}
 	sc := d.pool.Get().(*scratch)
 	defer d.pool.Put(sc)
 	refs := sc.rowRefs(rows.Len())
 	defer clear(refs) // drop the references to the input
-	columnar.RefsOf(refs, rows.Data, rows.Offsets)
+	if columnar.RefsOf(refs, rows.Data, rows.Offsets) >= 0 {
+		return nil, rowstream.CheckOffsets(&rows)
+	}
 	return d.decode(sc, refs)
 }
 
@@ -93,9 +92,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	defer d.pool.Put(sc)
 	refs := sc.rowRefs(len(rows))
 	defer clear(refs) // drop the references to the input
-	for k, r := range rows {
-		refs[k] = columnar.RefOf(r)
-	}
+	columnar.SliceRefs(refs, rows)
 	return d.decode(sc, refs)
 }
 
