@@ -90,10 +90,7 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	}
 	sc := d.pool.Get().(*scratch)
 	defer d.pool.Put(sc)
-	refs := sc.rowRefs(len(rows))
-	defer clear(refs) // drop the references to the input
-	columnar.SliceRefs(refs, rows)
-	return d.decode(sc, refs)
+	return d.decode(sc, columnar.RowRefs(rows))
 }
 
 // decode is Decode of the rows located by rows, which are kept in sc.

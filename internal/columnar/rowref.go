@@ -2,26 +2,22 @@ package columnar
 
 import "unsafe"
 
-// RowRef locates one input row: its first byte and its length. A decoder
-// keeps the rows of a batch as one dense []RowRef, whether they came as
-// one slice each or as one buffer plus offsets (rowbridge.Rows), so that
-// its loops over the top-level rows load one pointer a row rather than a
-// slice header.
-type RowRef struct {
-	p *byte // never past the row's memory: for an empty row, its slice's base
-	n int
-}
+// RowRef is one input row of a batch a decoder reads. A RowRef is exactly
+// a []byte, so that the rows a decoder is handed one slice each are read
+// in place (RowRefs), and the rows of one buffer plus offsets
+// (rowbridge.Rows) are located in one pass over the offsets (RefsOf);
+// either way the decoder's loops see one dense []RowRef. The loops over
+// the top-level rows load only each row's start from it (LoadFixed), not
+// its length, and check nothing per value.
+type RowRef struct{ b []byte }
 
 // RefOf is the RowRef of row b.
-func RefOf(b []byte) RowRef { return RowRef{p: unsafe.SliceData(b), n: len(b)} }
+func RefOf(b []byte) RowRef { return RowRef{b: b} }
 
-// SliceRefs fills refs, of len(rows) entries at least, with the RowRefs
-// of rows.
-func SliceRefs(refs []RowRef, rows [][]byte) {
-	refs = refs[:len(rows)]
-	for i, r := range rows {
-		refs[i] = RefOf(r)
-	}
+// RowRefs views rows as RowRefs, without a copy (they share one memory
+// layout).
+func RowRefs(rows [][]byte) []RowRef {
+	return unsafe.Slice((*RowRef)(unsafe.Pointer(unsafe.SliceData(rows))), len(rows))
 }
 
 // RefsOf fills refs, of len(offs)-1 entries at least, with the rows of
@@ -38,31 +34,28 @@ func RefsOf(refs []RowRef, data []byte, offs []int) (bad int) {
 	}
 	refs = refs[:len(offs)-1]
 	offs = offs[:len(refs)+1]
-	base, n := unsafe.Pointer(unsafe.SliceData(data)), uint(len(data))
 	lo := uint(offs[0]) // a negative offset is huge
 	for i := range refs {
 		hi := uint(offs[i+1])
-		if lo > hi || hi > n {
+		if lo > hi || hi > uint(len(data)) {
 			return i
 		}
-		at := lo
-		if lo == n { // an empty row at the end: point inside data, not past it
-			at = 0
-		}
-		refs[i] = RowRef{p: (*byte)(unsafe.Add(base, at)), n: int(hi - lo)}
+		// The full slice expression gives an empty row at the end of
+		// data data's own start, not a pointer past its end.
+		refs[i] = RowRef{b: data[lo:hi:hi]}
 		lo = hi
 	}
 	return -1
 }
 
 // Len is the row's length in bytes.
-func (r RowRef) Len() int { return r.n }
+func (r RowRef) Len() int { return len(r.b) }
 
 // Bytes is the row, aliasing the input.
-func (r RowRef) Bytes() []byte { return unsafe.Slice(r.p, r.n) }
+func (r RowRef) Bytes() []byte { return r.b }
 
 // LoadFixed reads the little-endian T at byte off of row r (see Load)
-// without a bounds check.
+// without a bounds check, loading only the row's start.
 //
 // The invariant that makes it safe: off+sizeof(T) lies inside the fixed
 // part (null bitset and 8-byte slots) of a struct of row r whose size has
@@ -73,5 +66,5 @@ func (r RowRef) Bytes() []byte { return unsafe.Slice(r.p, r.n) }
 // those structs through here; everything behind an offset/size word is
 // read through Bytes, with checks.
 func LoadFixed[T Word](r RowRef, off int) T {
-	return *(*T)(unsafe.Add(unsafe.Pointer(r.p), off))
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(r.b)), off))
 }
