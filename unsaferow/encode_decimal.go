@@ -24,7 +24,6 @@ func decimalColumn(v *encView) bool {
 // decimal's unscaled value into its slot, a long decimal's BigInteger
 // bytes at the row's cursor (Spark reserving 16 bytes, null or not).
 func (w *encWalker) writeDecimalColumn(v *encView, k int, out []byte, starts, cursor []int, slot int) {
-	cursor = cursor[:len(cursor)]
 	starts = starts[:len(cursor)+1]
 	if !v.f.longDec {
 		m := v.f.limit.ShortMax()
