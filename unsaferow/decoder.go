@@ -85,9 +85,6 @@ func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
 // is not a multiple of 8, and an array of fixed-width elements whose size is
 // neither header+count*width (Velox) nor that rounded up to 8 (Spark).
 func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
-	if int64(len(rows)) > math.MaxInt32 {
-		return nil, rowError(0, -1, fmt.Errorf("%w: %d rows in one batch", rowbridge.ErrCount, len(rows)))
-	}
 	sc := d.pool.Get().(*scratch)
 	defer d.pool.Put(sc)
 	return d.decode(sc, columnar.RowRefs(rows))
@@ -190,7 +187,8 @@ var nullSpan = span{row: -1, start: -1, end: -1}
 func (s span) isNull() bool { return s.start < 0 }
 
 // scratch is the per-call working memory, reused across calls through the
-// Decoder's pool. It holds no pointers into the input, only positions.
+// Decoder's pool. It holds no pointers into the input, only positions,
+// but for DecodeRows' row references, cleared before it goes back.
 type scratch struct {
 	refs  []columnar.RowRef // the call's rows, cleared when it returns
 	spans []span
