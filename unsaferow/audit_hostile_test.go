@@ -17,7 +17,8 @@ import (
 
 // decodeTwice decodes rows with memory filled with 0x00 and with 0xff: both
 // must fail alike with a *DecodeError or both succeed with valid,
-// byte-identical batches; no allocation may exceed limit bytes.
+// byte-identical batches; no allocation may exceed limit bytes. DecodeRows
+// of the rows packed in one buffer must agree with Decode.
 func decodeTwice(t *testing.T, schema *arrow.Schema, rows [][]byte, limit int) {
 	t.Helper()
 	if d := decodeTwiceProblem(t, schema, rows, limit); d != "" {
@@ -62,6 +63,9 @@ func decodeTwiceProblem(t *testing.T, schema *arrow.Schema, rows [][]byte, limit
 	}()
 	if (errs[0] == nil) != (errs[1] == nil) {
 		return fmt.Sprintf("decodes disagree: %v / %v", errs[0], errs[1])
+	}
+	if d := decodeRowsProblem(t, schema, rows, 8); d != "" {
+		return "DecodeRows and Decode disagree: " + d
 	}
 	if errs[0] != nil {
 		var de *rowbridge.DecodeError

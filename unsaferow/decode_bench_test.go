@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/arrowvec"
 	"github.com/rowbridge/rowbridge/internal/testgen"
@@ -14,7 +15,13 @@ const benchRows = 1000
 // BenchmarkDecode times decoding 1000 pre-split rows of each Velox serde
 // benchmark case (docs/velox-benchmarks.md) into a record batch, with Go memory and with a
 // recycling allocator that hands released buffers back out.
-func BenchmarkDecode(b *testing.B) {
+func BenchmarkDecode(b *testing.B) { benchDecode(b, false) }
+
+// BenchmarkDecodeRows is BenchmarkDecode of the Rows the Encoder returned,
+// through DecodeRows.
+func BenchmarkDecodeRows(b *testing.B) { benchDecode(b, true) }
+
+func benchDecode(b *testing.B, asRows bool) {
 	for _, c := range testgen.BenchCases() {
 		rec := testgen.BenchBatch(memory.DefaultAllocator, c.Name, benchRows, 1)
 		enc, err := NewEncoder(c.Schema)
@@ -40,7 +47,12 @@ func BenchmarkDecode(b *testing.B) {
 				b.ReportAllocs()
 				cpu0 := processCPUTime()
 				for b.Loop() {
-					out, err := dec.Decode(rows)
+					var out arrow.RecordBatch
+					if asRows {
+						out, err = dec.DecodeRows(encoded)
+					} else {
+						out, err = dec.Decode(rows)
+					}
 					if err != nil {
 						b.Fatal(err)
 					}

@@ -20,9 +20,9 @@ func (st *decodeState) slotsShortDecimal(f *columnar.Node, spans []span, fs fiel
 	for k, s := range spans {
 		if s.start >= 0 {
 			r := st.rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
 				p := s.start + fs.slot
-				x := int64(binary.LittleEndian.Uint64(r[p : p+8]))
+				x := int64(columnar.LoadFixed[uint64](r, int(p)))
 				if !f.Limit.ShortOK(x) {
 					return fail(s.row, f.Path, int64(p), rowbridge.ErrDecimal,
 						"unscaled value %d exceeds precision %d", x, f.Precision)
@@ -33,6 +33,28 @@ func (st *decodeState) slotsShortDecimal(f *columnar.Node, spans []span, fs fiel
 		}
 		out[2*k], out[2*k+1] = 0, 0
 		v.SetNull(k)
+	}
+	return nil
+}
+
+// rowSlotsShortDecimal is slotsShortDecimal over the top-level rows
+// themselves (fs.top; spans are unused), reading null bits and slots
+// unchecked, as rowSlotRun does.
+func (st *decodeState) rowSlotsShortDecimal(f *columnar.Node, _ []span, fs fieldSlot, out []uint64, v *columnar.Validity) error {
+	out = out[:2*len(st.rows)]
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
+	for k, r := range st.rows {
+		if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask != 0 {
+			out[2*k], out[2*k+1] = 0, 0
+			v.SetNull(k)
+			continue
+		}
+		x := int64(columnar.LoadFixed[uint64](r, slot))
+		if !f.Limit.ShortOK(x) {
+			return fail(int32(k), f.Path, int64(slot), rowbridge.ErrDecimal,
+				"unscaled value %d exceeds precision %d", x, f.Precision)
+		}
+		out[2*k], out[2*k+1] = uint64(x), uint64(x>>63)
 	}
 	return nil
 }
@@ -60,7 +82,7 @@ func (st *decodeState) decodeLongDecimal(n *columnar.Node, spans []span) (arrow.
 			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrDecimal,
 				"long decimal of %d bytes (want 1..16)", size)
 		}
-		lo, hi := bigIntegerBytes(st.rows[s.row][s.start:s.end])
+		lo, hi := bigIntegerBytes(st.rows[s.row].Bytes()[s.start:s.end])
 		if !n.Limit.LongOK(hi, lo) {
 			buf.Release()
 			v.Release()

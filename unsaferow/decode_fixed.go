@@ -25,7 +25,11 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 		}
 		if k < n {
 			clear(out[k>>3+1:])
-			slotsBool(st.rows, spans[k:], fs, out, &v, k)
+			if fs.top {
+				rowSlotsBool(st.rows[k:], fs, out, &v, k)
+			} else {
+				slotsBool(st.rows, spans[k:], fs, out, &v, k)
+			}
 		}
 		validity, nulls := v.Finish()
 		return columnar.NewFixedData(f.Type, n, validity, nulls, buf), nil
@@ -39,7 +43,11 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 	buf := columnar.NewBuffer(st.mem, size)
 	b := buf.Bytes()
 	if f.Kind == columnar.KindDecimal {
-		if err := st.slotsShortDecimal(f, spans, fs, columnar.Cast[uint64](b), &v); err != nil {
+		slotsShortDecimal := st.slotsShortDecimal
+		if fs.top {
+			slotsShortDecimal = st.rowSlotsShortDecimal
+		}
+		if err := slotsShortDecimal(f, spans, fs, columnar.Cast[uint64](b), &v); err != nil {
 			buf.Release()
 			v.Release()
 			return nil, err
@@ -78,17 +86,17 @@ func (st *decodeState) decodeSlots(f *columnar.Node, spans []span, fs fieldSlot)
 // call per null. One generic loop serves every width: each instantiation
 // is its own machine code (columnar.Word's types have distinct GC shapes)
 // and columnar.Load inlines into it.
-func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte) int {
-	var k int
+func slots[T columnar.Word](rows []columnar.RowRef, spans []span, fs fieldSlot, out []T, bits []byte) int {
 	if fs.top {
-		k = rowSlotRun(rows, fs, out)
-	} else {
-		k = slotRun(rows, spans, fs, out)
-	}
-	if k == len(spans) {
+		if k := rowSlotRun(rows, fs, out); k < len(rows) {
+			return rowSlotsWithNulls(rows, fs, out, bits, k)
+		}
 		return 0
 	}
-	return slotsWithNulls(rows, spans, fs, out, bits, k)
+	if k := slotRun(rows, spans, fs, out); k < len(spans) {
+		return slotsWithNulls(rows, spans, fs, out, bits, k)
+	}
+	return 0
 }
 
 // slotRun copies the T in each span's slot into out up to the first null
@@ -98,37 +106,40 @@ func slots[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, 
 // decodeSlots.
 //
 //go:noinline
-func slotRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T) int {
+func slotRun[T columnar.Word](rows []columnar.RowRef, spans []span, fs fieldSlot, out []T) int {
 	out = out[:len(spans)]
 	for k, s := range spans {
 		if s.start < 0 {
 			return k
 		}
 		r := rows[s.row]
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			return k
 		}
-		out[k] = columnar.Load[T](r, int(s.start+fs.slot))
+		out[k] = columnar.LoadFixed[T](r, int(s.start+fs.slot))
 	}
 	return len(spans)
 }
 
-// rowSlotRun is slotRun over the top-level rows themselves (fs.top).
+// rowSlotRun is slotRun over the top-level rows themselves (fs.top). The
+// null bit and the slot lie in the fixed part of the row, which rowSpans
+// has checked every row to hold: they are read unchecked.
 //
 //go:noinline
-func rowSlotRun[T columnar.Word](rows [][]byte, fs fieldSlot, out []T) int {
+func rowSlotRun[T columnar.Word](rows []columnar.RowRef, fs fieldSlot, out []T) int {
 	out = out[:len(rows)]
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
 	for k, r := range rows {
-		if r[fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask != 0 {
 			return k
 		}
-		out[k] = columnar.Load[T](r, int(fs.slot))
+		out[k] = columnar.LoadFixed[T](r, slot)
 	}
 	return len(rows)
 }
 
 // slotsWithNulls is slots from entry k0, the first null, on.
-func slotsWithNulls[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, out []T, bits []byte, k0 int) int {
+func slotsWithNulls[T columnar.Word](rows []columnar.RowRef, spans []span, fs fieldSlot, out []T, bits []byte, k0 int) int {
 	out = out[:len(spans)]
 	bits = bits[:(len(spans)+7)/8]
 	for i := range k0 >> 3 {
@@ -142,8 +153,8 @@ func slotsWithNulls[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, 
 		var ok byte
 		if s.start >= 0 {
 			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				x = columnar.Load[T](r, int(s.start+fs.slot))
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
+				x = columnar.LoadFixed[T](r, int(s.start+fs.slot))
 				ok = 1
 			}
 		}
@@ -161,22 +172,55 @@ func slotsWithNulls[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, 
 	return nulls
 }
 
+// rowSlotsWithNulls is slotsWithNulls over the top-level rows themselves
+// (fs.top), reading as rowSlotRun does.
+func rowSlotsWithNulls[T columnar.Word](rows []columnar.RowRef, fs fieldSlot, out []T, bits []byte, k0 int) int {
+	out = out[:len(rows)]
+	bits = bits[:(len(rows)+7)/8]
+	for i := range k0 >> 3 {
+		bits[i] = 0xff
+	}
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
+	acc := byte(1)<<(k0&7) - 1
+	nulls := 0
+	for k := k0; k < len(rows); k++ {
+		r := rows[k]
+		var x T
+		var ok byte
+		if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask == 0 {
+			x = columnar.LoadFixed[T](r, slot)
+			ok = 1
+		}
+		out[k] = x
+		nulls += int(ok ^ 1)
+		acc |= ok << (k & 7)
+		if k&7 == 7 {
+			bits[k>>3] = acc
+			acc = 0
+		}
+	}
+	if len(rows)&7 != 0 {
+		bits[len(rows)>>3] = acc
+	}
+	return nulls
+}
+
 // boolRun writes the bits of the booleans in the spans' slots into out,
 // eight to a byte, up to the first null entry, and returns its index
 // (len(spans) when there is none); the byte holding that entry is written
 // with the bits before it, those after it are left alone. Any non-zero
 // byte is true. The bits are gathered without a branch on the value,
 // which is random and would be mispredicted.
-func boolRun(rows [][]byte, spans []span, fs fieldSlot, out []byte) int {
+func boolRun(rows []columnar.RowRef, spans []span, fs fieldSlot, out []byte) int {
 	out = out[:(len(spans)+7)/8]
 	var acc byte
 	for k, s := range spans {
-		if s.start < 0 || rows[s.row][s.start+fs.bitByte]&fs.bitMask != 0 {
+		if s.start < 0 || columnar.LoadFixed[uint8](rows[s.row], int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			out[k>>3] = acc
 			return k
 		}
 		var b byte
-		if rows[s.row][s.start+fs.slot] != 0 {
+		if columnar.LoadFixed[uint8](rows[s.row], int(s.start+fs.slot)) != 0 {
 			b = 1
 		}
 		acc |= b << (k & 7)
@@ -191,17 +235,19 @@ func boolRun(rows [][]byte, spans []span, fs fieldSlot, out []byte) int {
 	return len(spans)
 }
 
-// rowBoolRun is boolRun over the top-level rows themselves (fs.top).
-func rowBoolRun(rows [][]byte, fs fieldSlot, out []byte) int {
+// rowBoolRun is boolRun over the top-level rows themselves (fs.top),
+// reading as rowSlotRun does.
+func rowBoolRun(rows []columnar.RowRef, fs fieldSlot, out []byte) int {
 	out = out[:(len(rows)+7)/8]
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
 	var acc byte
 	for k, r := range rows {
-		if r[fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask != 0 {
 			out[k>>3] = acc
 			return k
 		}
 		var b byte
-		if r[fs.slot] != 0 {
+		if columnar.LoadFixed[uint8](r, slot) != 0 {
 			b = 1
 		}
 		acc |= b << (k & 7)
@@ -218,18 +264,34 @@ func rowBoolRun(rows [][]byte, fs fieldSlot, out []byte) int {
 
 // slotsBool sets bit k0+k of out, whose bits from k0 on are clear, for a
 // true value of spans[k]; null entries are marked in v.
-func slotsBool(rows [][]byte, spans []span, fs fieldSlot, out []byte, v *columnar.Validity, k0 int) {
+func slotsBool(rows []columnar.RowRef, spans []span, fs fieldSlot, out []byte, v *columnar.Validity, k0 int) {
 	for k, s := range spans {
 		i := k0 + k
 		if s.start >= 0 {
 			r := rows[s.row]
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				if r[s.start+fs.slot] != 0 {
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
+				if columnar.LoadFixed[uint8](r, int(s.start+fs.slot)) != 0 {
 					out[i>>3] |= 1 << (i & 7)
 				}
 				continue
 			}
 		}
 		v.SetNull(i)
+	}
+}
+
+// rowSlotsBool is slotsBool over the top-level rows themselves (fs.top),
+// reading as rowSlotRun does.
+func rowSlotsBool(rows []columnar.RowRef, fs fieldSlot, out []byte, v *columnar.Validity, k0 int) {
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
+	for k, r := range rows {
+		i := k0 + k
+		if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask != 0 {
+			v.SetNull(i)
+			continue
+		}
+		if columnar.LoadFixed[uint8](r, slot) != 0 {
+			out[i>>3] |= 1 << (i & 7)
+		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,14 +19,14 @@ import (
 // last entry are clear, and the count of nulls is returned.
 func TestSlotsWritesValuesAndValidityBits(t *testing.T) {
 	for _, n := range []int{0, 1, 7, 8, 9, 16, 21} {
-		rows := make([][]byte, n)
+		rows := make([]columnar.RowRef, n)
 		spans := make([]span, n)
 		wantBits := make([]byte, (n+7)/8)
 		wantNulls := 0
 		for k := range n {
 			r := make([]byte, 16) // null bitset word, one 8-byte slot
 			binary.LittleEndian.PutUint64(r[8:], uint64(1000+k))
-			rows[k] = r
+			rows[k] = columnar.RefOf(r)
 			spans[k] = span{row: int32(k), start: 0, end: 16}
 			if n == 21 && k < 13 {
 				wantBits[k>>3] |= 1 << (k & 7) // the first null late, mid-byte

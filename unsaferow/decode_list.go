@@ -60,7 +60,7 @@ func layoutOf(e *columnar.Node) elemLayout {
 // trusted beyond the bytes present), then arrayShapeOK. On failure
 // arrayCountError says why.
 func (st *decodeState) arrayCount(s span, el elemLayout) (int64, bool) {
-	r := st.rows[s.row]
+	r := st.rows[s.row].Bytes()
 	c, ok := countAt(r, s, el.width)
 	return c, ok && arrayShapeOK(r, s, c, el)
 }
@@ -81,7 +81,7 @@ func arrayShapeOK(r []byte, a span, c int64, el elemLayout) bool {
 }
 
 func (st *decodeState) arrayCountError(s span, el elemLayout, path string) error {
-	r := st.rows[s.row]
+	r := st.rows[s.row].Bytes()
 	size := int64(s.end - s.start)
 	if size < 8 {
 		return fail(s.row, path, int64(s.start), rowbridge.ErrTruncated,
@@ -144,7 +144,7 @@ func unusedBits(c int64) uint64 { return ^uint64(0) << (((c - 1) & 63) + 1) }
 // its index as bad (-1 when there is none). Null arrays are marked here,
 // between runs of countRun, so that loop makes no call. nulls is non-zero
 // when an element may be null (see countRun).
-func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *columnar.Validity) (total int64, nulls uint64, bad int) {
+func countLevel(rows []columnar.RowRef, spans []span, el elemLayout, offs []int32, v *columnar.Validity) (total int64, nulls uint64, bad int) {
 	offs = offs[:len(spans)+1]
 	for k := 0; ; k++ {
 		k, total, nulls = countRun(rows, spans, el, offs, k, total, nulls)
@@ -168,14 +168,14 @@ func countLevel(rows [][]byte, spans []span, el elemLayout, offs []int32, v *col
 // to 63 elements (their last bitset word is their only one) and, for
 // longer arrays, a non-zero value whatever their bits: zero means no
 // element of the level is null.
-func countRun(rows [][]byte, spans []span, el elemLayout, offs []int32, k int, total int64, nulls uint64) (int, int64, uint64) {
+func countRun(rows []columnar.RowRef, spans []span, el elemLayout, offs []int32, k int, total int64, nulls uint64) (int, int64, uint64) {
 	offs = offs[:len(spans)+1]
 	for ; k < len(spans); k++ {
 		s := spans[k]
 		if s.isNull() {
 			return k, total, nulls
 		}
-		r := rows[s.row]
+		r := rows[s.row].Bytes()
 		size := int64(s.end - s.start)
 		if size < 8 {
 			return k, total, nulls
@@ -302,7 +302,7 @@ func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []in
 	if bad, at, used := resolveElementWords(st.rows, arrays, offs, child, st.budget, nulls); bad >= 0 {
 		s := arrays[bad]
 		c := int64(offs[bad+1] - offs[bad])
-		return nil, st.wordError(st.rows[s.row], s, at, int32(arrayHeader(c)+8*c), e.Path, used)
+		return nil, st.wordError(st.rows[s.row].Bytes(), s, at, int32(arrayHeader(c)+8*c), e.Path, used)
 	}
 	return st.decodeValue(e, child)
 }
@@ -313,7 +313,7 @@ func (st *decodeState) decodeElements(e *columnar.Node, arrays []span, offs []in
 // index as bad (-1 when there is none), its byte offset and the size total
 // so far, for the error, which is built by the caller so that what it needs
 // does not crowd the loop's registers.
-func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []span, budget int64, nulls bool) (bad int, at int32, used int64) {
+func resolveElementWords(rows []columnar.RowRef, arrays []span, offs []int32, child []span, budget int64, nulls bool) (bad int, at int32, used int64) {
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -322,7 +322,7 @@ func resolveElementWords(rows [][]byte, arrays []span, offs []int32, child []spa
 		if c == 0 {
 			continue
 		}
-		r := rows[s.row]
+		r := rows[s.row].Bytes()
 		bits := elementBits(r, s.start, c)
 		words := s.start + 8 + int32(len(bits))
 		varStart := words - s.start + 8*c // values follow the element words
@@ -363,7 +363,7 @@ func (st *decodeState) checkNoNulls(e *columnar.Node, arrays []span, offs []int3
 			continue
 		}
 		c := offs[k+1] - offs[k]
-		bits := elementBits(st.rows[s.row], s.start, c)
+		bits := elementBits(st.rows[s.row].Bytes(), s.start, c)
 		if !hasNulls(bits, c) {
 			continue
 		}
@@ -395,7 +395,7 @@ func (st *decodeState) decodeInlineElements(e *columnar.Node, arrays []span, off
 			if s.isNull() {
 				continue
 			}
-			r := st.rows[s.row]
+			r := st.rows[s.row].Bytes()
 			first, c := offs[k], offs[k+1]-offs[k]
 			bits := elementBits(r, s.start, c)
 			vals := r[s.start+8+int32(len(bits)):][:c]
@@ -438,7 +438,7 @@ func (st *decodeState) decodeInlineElements(e *columnar.Node, arrays []span, off
 // depends on its count, which is random there and would be mispredicted:
 // the bytes written past the region belong to later arrays, which are
 // written after it. Longer regions are one copy each.
-func copyElements(rows [][]byte, arrays []span, offs []int32, out []byte, width int) {
+func copyElements(rows []columnar.RowRef, arrays []span, offs []int32, out []byte, width int) {
 	offs = offs[:len(arrays)+1]
 	var r []byte
 	row := int32(-1)
@@ -447,7 +447,7 @@ func copyElements(rows [][]byte, arrays []span, offs []int32, out []byte, width 
 			continue
 		}
 		if s.row != row { // consecutive arrays mostly share a row
-			r, row = rows[s.row], s.row
+			r, row = rows[s.row].Bytes(), s.row
 		}
 		first, c := int(offs[k]), int(offs[k+1]-offs[k])
 		at := int(s.start) + 8 + 8*((c+63)>>6)
@@ -463,7 +463,7 @@ func copyElements(rows [][]byte, arrays []span, offs []int32, out []byte, width 
 
 // clearNulls zeroes the null elements of the arrays in out and marks them
 // in v.
-func clearNulls(rows [][]byte, arrays []span, offs []int32, out []byte, w int32, v *columnar.Validity) {
+func clearNulls(rows []columnar.RowRef, arrays []span, offs []int32, out []byte, w int32, v *columnar.Validity) {
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
@@ -472,7 +472,7 @@ func clearNulls(rows [][]byte, arrays []span, offs []int32, out []byte, w int32,
 		if c == 0 {
 			continue
 		}
-		r := rows[s.row]
+		r := rows[s.row].Bytes()
 		bits := elementBits(r, s.start, c)
 		if hasNulls(bits, c) {
 			clearNullElements(bits, c, out[int(first)*int(w):int(first+c)*int(w)], w, int(first), v)
@@ -500,7 +500,7 @@ func (st *decodeState) decodeShortDecimalElements(e *columnar.Node, arrays []spa
 		if s.isNull() {
 			continue
 		}
-		r := st.rows[s.row]
+		r := st.rows[s.row].Bytes()
 		first, c := offs[k], offs[k+1]-offs[k]
 		bits := elementBits(r, s.start, c)
 		at := s.start + 8 + int32(len(bits))

@@ -79,7 +79,7 @@ func (st *decodeState) decodeWordLists(e *columnar.Node, arrays []span, offs []i
 // first check that fails or inner array it leaves to the general path: one
 // with a null element or of 64 elements or more (so that its bitset is
 // one word, which must be zero).
-func countWordLists[T columnar.Word](rows [][]byte, arrays []span, offs, ioffs []int32, tmp []byte, budget int64) (itotal int64, ok bool) {
+func countWordLists[T columnar.Word](rows []columnar.RowRef, arrays []span, offs, ioffs []int32, tmp []byte, budget int64) (itotal int64, ok bool) {
 	offs = offs[:len(arrays)+1]
 	ioffs = ioffs[:offs[len(arrays)]+1]
 	var used int64
@@ -90,7 +90,7 @@ func countWordLists[T columnar.Word](rows [][]byte, arrays []span, offs, ioffs [
 		}
 		header := int(arrayHeader(int64(c)))
 		var u int64
-		itotal, u, ok = countInner[T](rows[s.row][s.start:s.end], header, ioffs[first+1:first+c+1], itotal, tmp)
+		itotal, u, ok = countInner[T](rows[s.row].Bytes()[s.start:s.end], header, ioffs[first+1:first+c+1], itotal, tmp)
 		used += u
 		if !ok || used > budget || itotal > math.MaxInt32 {
 			return 0, false

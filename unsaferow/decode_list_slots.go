@@ -62,7 +62,7 @@ func (st *decodeState) decodeWordListSlots(f *columnar.Node, spans []span, fs fi
 
 // slotWordLists is decodeWordListSlots' pass: runs of slotWordListRun,
 // with the null arrays between them marked in v.
-func slotWordLists[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, offs []int32, tmp []byte, budget int64, v *columnar.Validity) (total int64, ok bool) {
+func slotWordLists[T columnar.Word](rows []columnar.RowRef, spans []span, fs fieldSlot, offs []int32, tmp []byte, budget int64, v *columnar.Validity) (total int64, ok bool) {
 	offs = offs[:len(spans)+1]
 	var used int64
 	for k := 0; ; k++ {
@@ -85,7 +85,7 @@ func slotWordLists[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, o
 // (len(spans) at the end) with the totals; ok is false where it gives up.
 // The bytes copied fit tmp, which holds the budget and 8 more, as long as
 // the sizes stay within the budget.
-func slotWordListRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot, offs []int32, tmp []byte, k int, total, used, budget int64) (int, int64, int64, bool) {
+func slotWordListRun[T columnar.Word](rows []columnar.RowRef, spans []span, fs fieldSlot, offs []int32, tmp []byte, k int, total, used, budget int64) (int, int64, int64, bool) {
 	w := int64(unsafe.Sizeof(T(0)))
 	offs = offs[:len(spans)+1]
 	for ; k < len(spans); k++ {
@@ -93,11 +93,12 @@ func slotWordListRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot,
 		if s.start < 0 {
 			break
 		}
-		r := rows[s.row]
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		ref := rows[s.row]
+		if columnar.LoadFixed[uint8](ref, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			break
 		}
-		word := columnar.Load[uint64](r, int(s.start+fs.slot))
+		word := columnar.LoadFixed[uint64](ref, int(s.start+fs.slot))
+		r := ref.Bytes()
 		off, size := int64(word>>32), int64(uint32(word))
 		used += size
 		// resolveWord's checks, then room for the count.
@@ -132,16 +133,19 @@ func slotWordListRun[T columnar.Word](rows [][]byte, spans []span, fs fieldSlot,
 }
 
 // rowWordListRun is slotWordListRun over the top-level rows themselves
-// (fs.top).
-func rowWordListRun[T columnar.Word](rows [][]byte, fs fieldSlot, offs []int32, tmp []byte, k int, total, used, budget int64) (int, int64, int64, bool) {
+// (fs.top). The null bit and the slot word are read unchecked, as
+// rowSlotRun does; the array they point at is read with checks.
+func rowWordListRun[T columnar.Word](rows []columnar.RowRef, fs fieldSlot, offs []int32, tmp []byte, k int, total, used, budget int64) (int, int64, int64, bool) {
 	w := int64(unsafe.Sizeof(T(0)))
 	offs = offs[:len(rows)+1]
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
 	for ; k < len(rows); k++ {
-		r := rows[k]
-		if r[fs.bitByte]&fs.bitMask != 0 {
+		ref := rows[k]
+		if columnar.LoadFixed[uint8](ref, bitByte)&fs.bitMask != 0 {
 			break
 		}
-		word := columnar.Load[uint64](r, int(fs.slot))
+		word := columnar.LoadFixed[uint64](ref, slot)
+		r := ref.Bytes()
 		a64, size := int64(word>>32), int64(uint32(word))
 		used += size
 		if (int64(len(r))-a64-size)&math.MinInt64|(a64-int64(fs.varStart))&(math.MinInt64|7)|(size-8)&math.MinInt64 != 0 || used > budget {

@@ -64,7 +64,7 @@ func (st *decodeState) countCopyArrays(e *columnar.Node, spans []span, path stri
 
 // countCopyLevel is countLevel with countCopyRun, for elements of width
 // bytes.
-func countCopyLevel(rows [][]byte, spans []span, width int64, offs []int32, out []byte, v *columnar.Validity) (total int64, nulls uint64, bad int) {
+func countCopyLevel(rows []columnar.RowRef, spans []span, width int64, offs []int32, out []byte, v *columnar.Validity) (total int64, nulls uint64, bad int) {
 	offs = offs[:len(spans)+1]
 	for k := 0; ; k++ {
 		switch width {
@@ -99,7 +99,7 @@ func countCopyLevel(rows [][]byte, spans []span, width int64, offs []int32, out 
 // arrays, which are written after it, or lie past the length out is cut
 // to. Each instantiation has its width as a constant, which keeps the
 // loop's values in registers.
-func countCopyRun[T columnar.Word](rows [][]byte, spans []span, offs []int32, out []byte, k int, total int64, nulls uint64) (int, int64, uint64) {
+func countCopyRun[T columnar.Word](rows []columnar.RowRef, spans []span, offs []int32, out []byte, k int, total int64, nulls uint64) (int, int64, uint64) {
 	w := int64(unsafe.Sizeof(T(0)))
 	offs = offs[:len(spans)+1]
 	var r []byte
@@ -110,7 +110,7 @@ func countCopyRun[T columnar.Word](rows [][]byte, spans []span, offs []int32, ou
 			break
 		}
 		if s.row != row { // consecutive arrays mostly share a row
-			r, row = rows[s.row], s.row
+			r, row = rows[s.row].Bytes(), s.row
 		}
 		size := int64(s.end - s.start)
 		if size < 8 {
@@ -187,7 +187,7 @@ func (st *decodeState) checkCopyValues(n, vn *columnar.Node, valArrays []span, o
 
 // checkCopyRun is valueCounts that also copies each array's elements to
 // their place in out (exactly the elements' bytes), as countCopyRun does.
-func checkCopyRun(rows [][]byte, arrays []span, el elemLayout, offs []int32, out []byte) (nulls uint64, bad int) {
+func checkCopyRun(rows []columnar.RowRef, arrays []span, el elemLayout, offs []int32, out []byte) (nulls uint64, bad int) {
 	offs = offs[:len(arrays)+1]
 	var r []byte
 	row := int32(-1)
@@ -196,7 +196,7 @@ func checkCopyRun(rows [][]byte, arrays []span, el elemLayout, offs []int32, out
 			continue
 		}
 		if s.row != row {
-			r, row = rows[s.row], s.row
+			r, row = rows[s.row].Bytes(), s.row
 		}
 		size := int64(s.end - s.start)
 		first := int64(offs[k])

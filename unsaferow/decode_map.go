@@ -25,7 +25,7 @@ func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayDat
 			return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrTruncated,
 				"map of %d bytes has no key array size", size)
 		}
-		kab := int64(binary.LittleEndian.Uint64(st.rows[s.row][s.start : s.start+8]))
+		kab := int64(binary.LittleEndian.Uint64(st.rows[s.row].Bytes()[s.start : s.start+8]))
 		return nil, fail(s.row, n.Path, int64(s.start), rowbridge.ErrOutOfBounds,
 			"key array of %d bytes in a %d-byte map", kab, size)
 	}
@@ -68,7 +68,7 @@ func (st *decodeState) decodeMap(n *columnar.Node, spans []span) (arrow.ArrayDat
 // stops at the first map too short for its key array size or whose key
 // array does not fit it and returns its index (-1 when there is none); the
 // caller builds the error, so that the loop makes no call.
-func splitMaps(rows [][]byte, spans, keyArrays, valArrays []span) int {
+func splitMaps(rows []columnar.RowRef, spans, keyArrays, valArrays []span) int {
 	keyArrays, valArrays = keyArrays[:len(spans)], valArrays[:len(spans)]
 	for k, s := range spans {
 		if s.start < 0 {
@@ -79,7 +79,7 @@ func splitMaps(rows [][]byte, spans, keyArrays, valArrays []span) int {
 		if size < 8 {
 			return k
 		}
-		kab := int64(columnar.Load[uint64](rows[s.row], int(s.start)))
+		kab := int64(columnar.Load[uint64](rows[s.row].Bytes(), int(s.start)))
 		if uint64(kab) > uint64(size-8) {
 			return k
 		}
@@ -155,13 +155,13 @@ func (st *decodeState) checkValueCounts(n, vn *columnar.Node, valArrays []span, 
 // valueCounts is checkValueCounts' loop: countRun's checks of each array,
 // against the count in offs rather than writing it. It returns the index
 // of the first array that fails them as bad (-1 when there is none).
-func valueCounts(rows [][]byte, arrays []span, el elemLayout, offs []int32) (nulls uint64, bad int) {
+func valueCounts(rows []columnar.RowRef, arrays []span, el elemLayout, offs []int32) (nulls uint64, bad int) {
 	offs = offs[:len(arrays)+1]
 	for k, s := range arrays {
 		if s.isNull() {
 			continue
 		}
-		r := rows[s.row]
+		r := rows[s.row].Bytes()
 		size := int64(s.end - s.start)
 		c := int64(offs[k+1] - offs[k])
 		if size < 8 || binary.LittleEndian.Uint64(r[s.start:s.start+8]) != uint64(c) {

@@ -1,7 +1,6 @@
 package unsaferow
 
 import (
-	"encoding/binary"
 	"math"
 	"unicode/utf8"
 
@@ -39,7 +38,7 @@ func (st *decodeState) decodeBinary(n *columnar.Node, spans []span) (arrow.Array
 			offs[k+1] = pos
 			continue
 		}
-		pos += int32(copy(data[pos:], st.rows[s.row][s.start:s.end]))
+		pos += int32(copy(data[pos:], st.rows[s.row].Bytes()[s.start:s.end]))
 		offs[k+1] = pos
 	}
 	// Checking the whole column for ASCII first costs a fraction of a
@@ -92,16 +91,25 @@ func (st *decodeState) decodeBinarySlots(f *columnar.Node, spans []span, fs fiel
 // are unchecked here; the sum only has to bound the allocation.
 func (st *decodeState) slotSizes(spans []span, fs fieldSlot) int64 {
 	var total int64
+	if fs.top {
+		// Null bits and slots are read unchecked, as rowSlotRun does.
+		bitByte, slot := int(fs.bitByte), int(fs.slot)
+		for _, r := range st.rows {
+			if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask == 0 {
+				total += int64(columnar.LoadFixed[uint32](r, slot))
+			}
+		}
+		return total
+	}
 	for _, s := range spans {
 		if s.start < 0 {
 			continue
 		}
 		r := st.rows[s.row]
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			continue
 		}
-		p := s.start + fs.slot
-		total += int64(binary.LittleEndian.Uint32(r[p : p+4]))
+		total += int64(columnar.LoadFixed[uint32](r, int(s.start+fs.slot)))
 	}
 	return total
 }
@@ -113,13 +121,14 @@ const maxSized = 16
 // slotSizesOf is slotSizes of several fields at once: totals[j] is the
 // sum for fss[j]. Over the top-level rows (fss[0].top) it ranges over the
 // rows themselves.
-func slotSizesOf(rows [][]byte, spans []span, fss []fieldSlot, totals []int64) {
+func slotSizesOf(rows []columnar.RowRef, spans []span, fss []fieldSlot, totals []int64) {
 	totals = totals[:len(fss)]
 	if fss[0].top {
+		// Null bits and slots are read unchecked, as rowSlotRun does.
 		for _, r := range rows {
 			for j, fs := range fss {
-				if r[fs.bitByte]&fs.bitMask == 0 {
-					totals[j] += int64(columnar.Load[uint32](r, int(fs.slot)))
+				if columnar.LoadFixed[uint8](r, int(fs.bitByte))&fs.bitMask == 0 {
+					totals[j] += int64(columnar.LoadFixed[uint32](r, int(fs.slot)))
 				}
 			}
 		}
@@ -131,8 +140,8 @@ func slotSizesOf(rows [][]byte, spans []span, fss []fieldSlot, totals []int64) {
 		}
 		r := rows[s.row]
 		for j, fs := range fss {
-			if r[s.start+fs.bitByte]&fs.bitMask == 0 {
-				totals[j] += int64(columnar.Load[uint32](r, int(s.start+fs.slot)))
+			if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask == 0 {
+				totals[j] += int64(columnar.LoadFixed[uint32](r, int(s.start+fs.slot)))
 			}
 		}
 	}
@@ -143,7 +152,7 @@ func slotSizesOf(rows [][]byte, spans []span, fss []fieldSlot, totals []int64) {
 // lie inside its struct's variable region at a multiple of 8 (resolveWord's
 // checks but the budget, which slotSizes' total already met). Null values
 // are marked between runs of copySlotRun, so that loop makes no call.
-func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, v *columnar.Validity) bool {
+func copySlotValues(rows []columnar.RowRef, spans []span, fs fieldSlot, offs []int32, data []byte, v *columnar.Validity) bool {
 	offs = offs[:len(spans)+1]
 	pos := 0
 	for k := 0; ; k++ {
@@ -167,7 +176,7 @@ func copySlotValues(rows [][]byte, spans []span, fs fieldSlot, offs []int32, dat
 // copySlotRun copies the values from index k on, data being written up to
 // pos, up to the first null one, and returns its index (len(spans) at the
 // end) and pos; ok is false at a value copySlotValues refuses.
-func copySlotRun(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data []byte, k, pos int) (int, int, bool) {
+func copySlotRun(rows []columnar.RowRef, spans []span, fs fieldSlot, offs []int32, data []byte, k, pos int) (int, int, bool) {
 	offs = offs[:len(spans)+1]
 	for ; k < len(spans); k++ {
 		s := spans[k]
@@ -175,38 +184,40 @@ func copySlotRun(rows [][]byte, spans []span, fs fieldSlot, offs []int32, data [
 			return k, pos, true
 		}
 		r := rows[s.row]
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			return k, pos, true
 		}
-		w := columnar.Load[uint64](r, int(s.start+fs.slot))
+		w := columnar.LoadFixed[uint64](r, int(s.start+fs.slot))
 		off := int64(w >> 32)
 		start := int64(s.start) + off
 		end := start + int64(uint32(w))
 		if end > int64(s.end) || (off-int64(fs.varStart))&(math.MinInt64|7) != 0 {
 			return k, pos, false
 		}
-		pos += copy(data[pos:], r[start:end])
+		pos += copy(data[pos:], r.Bytes()[start:end])
 		offs[k+1] = int32(pos)
 	}
 	return k, pos, true
 }
 
 // rowCopySlotRun is copySlotRun over the top-level rows themselves
-// (fs.top).
-func rowCopySlotRun(rows [][]byte, fs fieldSlot, offs []int32, data []byte, k, pos int) (int, int, bool) {
+// (fs.top). The null bit and the slot word are read unchecked, as
+// rowSlotRun does; the value is sliced with checks.
+func rowCopySlotRun(rows []columnar.RowRef, fs fieldSlot, offs []int32, data []byte, k, pos int) (int, int, bool) {
 	offs = offs[:len(rows)+1]
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
 	for ; k < len(rows); k++ {
 		r := rows[k]
-		if r[fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask != 0 {
 			return k, pos, true
 		}
-		w := columnar.Load[uint64](r, int(fs.slot))
+		w := columnar.LoadFixed[uint64](r, slot)
 		start := int64(w >> 32)
 		end := start + int64(uint32(w))
-		if end > int64(len(r)) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 {
+		if end > int64(r.Len()) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 {
 			return k, pos, false
 		}
-		pos += copy(data[pos:], r[start:end])
+		pos += copy(data[pos:], r.Bytes()[start:end])
 		offs[k+1] = int32(pos)
 	}
 	return k, pos, true

@@ -140,7 +140,7 @@ func (st *decodeState) checkUnusedBits(path string, n int, spans []span) error {
 		return nil
 	}
 	s := spans[k]
-	bit := int64(last)*8 + int64(bits.TrailingZeros64(binary.LittleEndian.Uint64(st.rows[s.row][s.start+last:])&mask))
+	bit := int64(last)*8 + int64(bits.TrailingZeros64(binary.LittleEndian.Uint64(st.rows[s.row].Bytes()[s.start+last:])&mask))
 	what := "struct"
 	if path == "" {
 		what = "row"
@@ -162,9 +162,9 @@ func unusedFieldBits(n int) (last int, mask uint64) {
 
 // firstUnusedBit returns the index of the first valid span whose bitset
 // word at last has a bit of mask set, or -1.
-func firstUnusedBit(rows [][]byte, spans []span, last int32, mask uint64) int {
+func firstUnusedBit(rows []columnar.RowRef, spans []span, last int32, mask uint64) int {
 	for k, s := range spans {
-		if s.start >= 0 && binary.LittleEndian.Uint64(rows[s.row][s.start+last:])&mask != 0 {
+		if s.start >= 0 && columnar.LoadFixed[uint64](rows[s.row], int(s.start+last))&mask != 0 {
 			return k
 		}
 	}
@@ -178,9 +178,18 @@ func notNull(n *columnar.Node) bool { return !n.Nullable && n.Kind != columnar.K
 // firstNullField returns the index of the first valid span whose null bit
 // for the field at fs is set, or -1. It is the only cost of a NOT NULL
 // field, and nullable fields do not pay it.
-func firstNullField(rows [][]byte, spans []span, fs fieldSlot) int {
+func firstNullField(rows []columnar.RowRef, spans []span, fs fieldSlot) int {
+	if fs.top {
+		// The null bit is read unchecked, as rowSlotRun does.
+		for k, r := range rows {
+			if columnar.LoadFixed[uint8](r, int(fs.bitByte))&fs.bitMask != 0 {
+				return k
+			}
+		}
+		return -1
+	}
 	for k, s := range spans {
-		if s.start >= 0 && rows[s.row][s.start+fs.bitByte]&fs.bitMask != 0 {
+		if s.start >= 0 && columnar.LoadFixed[uint8](rows[s.row], int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			return k
 		}
 	}
@@ -193,6 +202,11 @@ func firstNullField(rows [][]byte, spans []span, fs fieldSlot) int {
 // variable-length value may have. top says the structs are the top-level
 // rows, in order, so that a loop may range over the rows themselves
 // rather than load each span and then its row.
+//
+// A valid struct's null bits and slots are read with columnar.LoadFixed,
+// unchecked: decodeFields is only handed structs whose size has been
+// checked to hold them (by rowSpans for the top-level rows, by
+// decodeStruct for nested structs).
 type fieldSlot struct {
 	slot     int32
 	bitByte  int32
@@ -212,7 +226,7 @@ func (st *decodeState) decodeOutOfLine(f *columnar.Node, spans []span, fs fieldS
 	}
 	if bad, used := resolve(st.rows, spans, fs, child, st.budget); bad >= 0 {
 		s := spans[bad]
-		return nil, st.wordError(st.rows[s.row], s, s.start+fs.slot, fs.varStart, f.Path, used)
+		return nil, st.wordError(st.rows[s.row].Bytes(), s, s.start+fs.slot, fs.varStart, f.Path, used)
 	}
 	return st.decodeValue(f, child)
 }
@@ -222,7 +236,7 @@ func (st *decodeState) decodeOutOfLine(f *columnar.Node, spans []span, fs fieldS
 // struct or field). It stops at the first word that fails resolveWord and
 // returns its index as bad (-1 when there is none) and the size total so
 // far; the caller builds the error, so that the loop makes no call.
-func resolveSlotWords(rows [][]byte, spans []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
+func resolveSlotWords(rows []columnar.RowRef, spans []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
 	child = child[:len(spans)]
 	for k, s := range spans {
 		if s.start < 0 {
@@ -230,11 +244,11 @@ func resolveSlotWords(rows [][]byte, spans []span, fs fieldSlot, child []span, b
 			continue
 		}
 		r := rows[s.row]
-		if r[s.start+fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, int(s.start+fs.bitByte))&fs.bitMask != 0 {
 			child[k] = nullSpan
 			continue
 		}
-		c, ok := resolveWord(r, s, s.start+fs.slot, fs.varStart, &used, budget)
+		c, ok := resolveWord(r.Bytes(), s, s.start+fs.slot, fs.varStart, &used, budget)
 		if !ok {
 			return k, used
 		}
@@ -244,20 +258,23 @@ func resolveSlotWords(rows [][]byte, spans []span, fs fieldSlot, child []span, b
 }
 
 // resolveRowWords is resolveSlotWords over the top-level rows themselves
-// (fs.top; spans are unused).
-func resolveRowWords(rows [][]byte, _ []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
+// (fs.top; spans are unused). The null bit and the slot word are read
+// unchecked, as rowSlotRun does; validity is settled before the word is
+// read.
+func resolveRowWords(rows []columnar.RowRef, _ []span, fs fieldSlot, child []span, budget int64) (bad int, used int64) {
 	child = child[:len(rows)]
+	bitByte, slot := int(fs.bitByte), int(fs.slot)
 	for k, r := range rows {
-		if r[fs.bitByte]&fs.bitMask != 0 {
+		if columnar.LoadFixed[uint8](r, bitByte)&fs.bitMask != 0 {
 			child[k] = nullSpan
 			continue
 		}
-		w := columnar.Load[uint64](r, int(fs.slot))
+		w := columnar.LoadFixed[uint64](r, slot)
 		size := int64(uint32(w))
 		start := int64(w >> 32)
 		end := start + size
 		used += size
-		if end > int64(len(r)) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 || used > budget {
+		if end > int64(r.Len()) || (start-int64(fs.varStart))&(math.MinInt64|7) != 0 || used > budget {
 			return k, used
 		}
 		child[k] = span{row: int32(k), start: int32(start), end: int32(end)}

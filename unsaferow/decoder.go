@@ -45,11 +45,20 @@ func newDecoder(plan *columnar.Plan, cfg *config) (*Decoder, error) {
 // Schema is the schema of the batches Decode returns.
 func (d *Decoder) Schema() *arrow.Schema { return d.plan.Schema }
 
-// DecodeRows is Decode of the rows an Encoder returned, taken as they are:
-// no slice per row is made (the row headers Decode needs live in pooled
-// memory).
+// DecodeRows is Decode of the rows an Encoder returned (or any Rows whose
+// offsets lie in order inside Data), taken as they are: the decoder reads
+// Data at the offsets, with no slice per row. Offsets that decrease or
+// point past Data are a *rowbridge.DecodeError wrapping
+// rowbridge.ErrOutOfBounds, naming the first bad row.
 func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
-	return rowstream.DecodeRows(d, &rows)
+	sc := d.pool.Get().(*scratch)
+	defer d.pool.Put(sc)
+	refs := sc.rowRefs(rows.Len())
+	defer clear(refs) // drop the references to the input
+	if columnar.RefsOf(refs, rows.Data, rows.Offsets) >= 0 {
+		return nil, rowstream.CheckOffsets(&rows)
+	}
+	return d.decode(sc, refs)
 }
 
 // Decode converts rows (one UnsafeRow per slice) into one record batch with
@@ -78,9 +87,13 @@ func (d *Decoder) DecodeRows(rows rowbridge.Rows) (arrow.RecordBatch, error) {
 func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	sc := d.pool.Get().(*scratch)
 	defer d.pool.Put(sc)
+	return d.decode(sc, columnar.RowRefs(rows))
+}
+
+// decode is Decode of the rows located by rows, which are kept in sc.
+func (d *Decoder) decode(sc *scratch, rows []columnar.RowRef) (arrow.RecordBatch, error) {
 	sc.reset()
 	st := decodeState{rows: rows, mem: d.mem, sc: sc}
-
 	if int64(len(rows)) > math.MaxInt32 {
 		return nil, rowError(0, -1, fmt.Errorf("%w: %d rows in one batch", rowbridge.ErrCount, len(rows)))
 	}
@@ -91,26 +104,26 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 	last, mask := unusedFieldBits(nfields)
 	budget, bad := rowSpans(rows, fixed, d.fixedOnly, spans, last, mask)
 	if bad >= 0 {
-		if r := rows[bad]; rowSizeOK(len(r), fixed, d.fixedOnly) {
+		if n := rows[bad].Len(); rowSizeOK(n, fixed, d.fixedOnly) {
 			// A null bit set past the last field: a later row of a bad
 			// size is reported first, as the sizes are checked first.
 			_, later := rowSpans(rows[bad+1:], fixed, d.fixedOnly, spans[bad+1:], 0, 0)
 			if later < 0 {
-				return nil, st.checkUnusedBits("", nfields, []span{{row: int32(bad), start: 0, end: int32(len(r))}})
+				return nil, st.checkUnusedBits("", nfields, []span{{row: int32(bad), start: 0, end: int32(n)}})
 			}
 			bad += 1 + later
 		}
-		r := rows[bad]
+		n := rows[bad].Len()
 		switch {
-		case len(r) < fixed:
-			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes, fixed region needs %d", rowbridge.ErrTruncated, len(r), fixed))
-		case len(r)%8 != 0:
-			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes is not a multiple of 8", rowbridge.ErrLayout, len(r)))
-		case d.fixedOnly && len(r) <= math.MaxInt32:
-			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes; its %d fields are all fixed-width and take exactly %d",
-				rowbridge.ErrLayout, len(r), nfields, fixed))
+		case n < fixed:
+			return nil, rowError(bad, n, fmt.Errorf("%w: row of %d bytes, fixed region needs %d", rowbridge.ErrTruncated, n, fixed))
+		case n%8 != 0:
+			return nil, rowError(bad, n, fmt.Errorf("%w: row of %d bytes is not a multiple of 8", rowbridge.ErrLayout, n))
+		case d.fixedOnly && n <= math.MaxInt32:
+			return nil, rowError(bad, n, fmt.Errorf("%w: row of %d bytes; its %d fields are all fixed-width and take exactly %d",
+				rowbridge.ErrLayout, n, nfields, fixed))
 		default:
-			return nil, rowError(bad, len(r), fmt.Errorf("%w: row of %d bytes exceeds 2^31-1", rowbridge.ErrLayout, len(r)))
+			return nil, rowError(bad, n, fmt.Errorf("%w: row of %d bytes exceeds 2^31-1", rowbridge.ErrLayout, n))
 		}
 	}
 	st.budget = budget
@@ -128,13 +141,19 @@ func (d *Decoder) Decode(rows [][]byte) (arrow.RecordBatch, error) {
 // 2^31-1, or has a bit of mask set in its null bitset word at byte last
 // (unusedFieldBits), and returns its index as bad (-1 when there is
 // none); Decode builds the error, so that the loop stays a tight leaf.
-func rowSpans(rows [][]byte, fixed int, exact bool, spans []span, last int, mask uint64) (budget int64, bad int) {
+//
+// When it finds no bad row, every row is at least fixed bytes (its null
+// bitset and one slot per field): this is the check that lets the loops
+// over the top-level rows (fieldSlot.top) read null bits and slots with
+// columnar.LoadFixed. The bitset word read here lies in a row already
+// found to be that long.
+func rowSpans(rows []columnar.RowRef, fixed int, exact bool, spans []span, last int, mask uint64) (budget int64, bad int) {
 	spans = spans[:len(rows)]
 	if exact && mask != 0 {
 		// Every row is exactly the fixed region (a multiple of 8 below
 		// 2^31), in which the bitset word lies.
 		for k, r := range rows {
-			if len(r) != fixed || columnar.Load[uint64](r, last)&mask != 0 {
+			if r.Len() != fixed || columnar.LoadFixed[uint64](r, last)&mask != 0 {
 				return 0, k
 			}
 			spans[k] = span{row: int32(k), start: 0, end: int32(fixed)}
@@ -142,9 +161,9 @@ func rowSpans(rows [][]byte, fixed int, exact bool, spans []span, last int, mask
 		return int64(fixed) * int64(len(rows)), -1
 	}
 	for k, r := range rows {
-		n := len(r)
+		n := r.Len()
 		// A row of a schema without fields has no bitset (mask is 0).
-		if !rowSizeOK(n, fixed, exact) || mask != 0 && columnar.Load[uint64](r, last)&mask != 0 {
+		if !rowSizeOK(n, fixed, exact) || mask != 0 && columnar.LoadFixed[uint64](r, last)&mask != 0 {
 			return 0, k
 		}
 		budget += int64(n)
@@ -168,8 +187,10 @@ var nullSpan = span{row: -1, start: -1, end: -1}
 func (s span) isNull() bool { return s.start < 0 }
 
 // scratch is the per-call working memory, reused across calls through the
-// Decoder's pool. It holds no pointers into the input, only positions.
+// Decoder's pool. It holds no pointers into the input, only positions,
+// but for DecodeRows' row references, cleared before it goes back.
 type scratch struct {
+	refs  []columnar.RowRef // the call's rows, cleared when it returns
 	spans []span
 	top   int
 	bits  []byte // a slot loop's validity bits, copied out when it met a null
@@ -196,6 +217,15 @@ func (sc *scratch) validityBits(n int) []byte {
 
 func (sc *scratch) reset() { sc.top = 0 }
 
+// rowRefs is room for the RowRefs of n rows, kept for the next call; the
+// caller clears them before the scratch goes back to the pool.
+func (sc *scratch) rowRefs(n int) []columnar.RowRef {
+	if cap(sc.refs) < n {
+		sc.refs = make([]columnar.RowRef, n)
+	}
+	return sc.refs[:n]
+}
+
 // push hands out n spans on a stack; levels are decoded depth first, so
 // their span lists are released in reverse order of allocation with pop.
 // n is never larger than a count already checked against the input.
@@ -214,7 +244,7 @@ func (sc *scratch) pop(n int) { sc.top -= n }
 
 // decodeState is what one Decode call works with.
 type decodeState struct {
-	rows [][]byte
+	rows []columnar.RowRef // row k of the batch
 	mem  memory.Allocator
 	sc   *scratch
 	// budget is the total input size. In well-formed rows the values of one

@@ -34,6 +34,8 @@ func (e *Encoder) sizeRows(w *encWalker, cols []encView, sizes []int) {
 			for i := range sizes {
 				sizes[i] += 16
 			}
+		case v.f.longDec:
+			addLongDecimalSizes(v, sizes)
 		case (v.f.kind == columnar.KindString || v.f.kind == columnar.KindBinary) && v.AllValid():
 			offs := v.Offsets[:len(sizes)+1]
 			for i := range sizes {

@@ -38,6 +38,8 @@ func (e *Encoder) writeColumn(w *encWalker, v *encView, k int, out []byte, start
 		for i := range n {
 			out[starts[i]+(k>>3)] |= 1 << (k & 7)
 		}
+	case decimalColumn(v):
+		w.writeDecimalColumn(v, k, out, starts, cursor, slot)
 	case !v.f.variable && v.Valid == nil && v.f.bulk:
 		writeFixedColumn(v, out, starts[:n], slot)
 	case v.f.kind == columnar.KindBool && v.Valid == nil:
@@ -344,13 +346,20 @@ func bigIntegerLen(lo uint64, hi int64) int {
 	return n/8 + 1
 }
 
-// putBigInt writes the BigInteger bytes of the value and returns their count.
+// putBigInteger writes the BigInteger bytes of the value and returns their
+// count, n. dst has room for n rounded up to 8, which the value's owner
+// reserves, and is zero: the value is shifted up to the top of 128 bits so
+// that its n bytes lead the big-endian words, which are stored whole (the
+// second only when n > 8), rather than copied a byte count at a time.
 func putBigInteger(dst []byte, lo uint64, hi int64) int {
 	n := bigIntegerLen(lo, hi)
-	var be [16]byte
-	binary.BigEndian.PutUint64(be[:8], uint64(hi))
-	binary.BigEndian.PutUint64(be[8:], lo)
-	return copy(dst[:n], be[16-n:])
+	s := uint(128 - 8*n) // 0..120; Go's shifts by 64 or more give 0
+	top := uint64(hi)<<s | lo>>(64-s) | lo<<(s-64)
+	binary.BigEndian.PutUint64(dst[:8], top)
+	if n > 8 {
+		binary.BigEndian.PutUint64(dst[8:16], lo<<s)
+	}
+	return n
 }
 
 // decimalFits checks a decimal's unscaled value against its declared

@@ -10,8 +10,9 @@ import (
 
 // FuzzDecode feeds arbitrary bytes to the decoders of the golden schemas:
 // decoding never panics, fails only with a *DecodeError, and a success
-// passes ValidateFull. The input is split into two rows at cut so that
-// batches of more than one row are exercised.
+// passes ValidateFull, and DecodeRows of the same rows agrees. The input
+// is split into two rows at cut so that batches of more than one row are
+// exercised.
 func FuzzDecode(f *testing.F) {
 	for i, g := range goldenRows {
 		for _, h := range []string{g.spark, g.velox} {
@@ -35,6 +36,9 @@ func FuzzDecode(f *testing.F) {
 		rows := [][]byte{data}
 		if c := int(cut); c > 0 && c < len(data) {
 			rows = [][]byte{data[:c:c], data[c:]}
+		}
+		if d := decodeRowsProblem(t, goldenRows[int(schema)%len(decoders)].schema, rows, 8); d != "" {
+			t.Fatalf("DecodeRows and Decode disagree: %s", d)
 		}
 		rec, err := dec.Decode(rows)
 		if err != nil {

@@ -24,7 +24,7 @@ const maxPooledRows = 1 << 20
 // past Data are a *rowbridge.DecodeError wrapping rowbridge.ErrOutOfBounds
 // (naming the first bad row and the offset, counted in Data), not a panic.
 func DecodeRows(dec BatchDecoder, rs *rowbridge.Rows) (arrow.RecordBatch, error) {
-	if err := checkOffsets(rs); err != nil {
+	if err := CheckOffsets(rs); err != nil {
 		return nil, err
 	}
 	p := rowSlices.Get().(*[][]byte)
@@ -38,9 +38,9 @@ func DecodeRows(dec BatchDecoder, rs *rowbridge.Rows) (arrow.RecordBatch, error)
 	return rec, err
 }
 
-// checkOffsets reports the first row of rs whose bounds are not inside
-// Data, in order.
-func checkOffsets(rs *rowbridge.Rows) error {
+// CheckOffsets reports the first row of rs whose bounds are not inside
+// Data, in order: DecodeRows' check, for a decoder that reads rs itself.
+func CheckOffsets(rs *rowbridge.Rows) error {
 	offs := rs.Offsets
 	if len(offs) == 1 && offs[0] >= 0 && offs[0] <= len(rs.Data) {
 		return nil
