@@ -2,6 +2,7 @@ package sparkshuffle_test
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"testing"
@@ -107,12 +108,19 @@ func TestSharedBuffersAllocateOnce(t *testing.T) {
 			require.Equal(t, 4*6000, n)
 		}
 		count() // warm what can be warmed
-		var before, after runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&before)
-		count()
-		runtime.ReadMemStats(&after)
-		return int64(after.TotalAlloc - before.TotalAlloc)
+		// The fewest bytes of three reads: a collection during a read
+		// empties the sync.Pools (the decoder's scratch among them), and
+		// what refills them is not what this test is about.
+		least := int64(math.MaxInt64)
+		for range 3 {
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			count()
+			runtime.ReadMemStats(&after)
+			least = min(least, int64(after.TotalAlloc-before.TotalAlloc))
+		}
+		return least
 	}
 	own, shared := read(), read(sparkshuffle.WithBuffers(bufs))
 	// The batches themselves (from the Go allocator) are the same both ways.
