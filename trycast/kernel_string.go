@@ -93,14 +93,13 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // the loop's live values on every row, which costs about as much as
 // parsing a short number, and ParseInt is too big to inline. Rows
 // therefore go 8 at a time through settleInts, a loop without calls that
-// decides ParseInt's own first two cases with ParseInt's helpers
-// (digitWord on the 8 bytes ending at the row's last byte, and
-// cannotStartInt), settles '-' followed by 1 to 7 digits the same way, and
-// fails a row holding a byte that no dialect trims or
-// reads in an integer (notIntByte, so that invalid rows cost no more than
-// valid ones); only the rows it leaves are passed to ParseInt. There
-// is no second parser to keep in step: TestCastStringToIntRows and
-// TestCastStringToIntRandom hold every row to ParseInt's answer.
+// decides ParseInt's own first case ([-]digits, read as words by
+// digitWord) and fails a row holding a byte that no dialect trims or
+// reads in an integer (notIntWord, so that invalid rows cost no more than
+// valid ones); only the rows it leaves are passed to ParseInt. There is no
+// second parser to keep in step: TestCastStringToIntRows,
+// TestCastStringToIntRandom and TestSettleIntEdges hold every row to
+// ParseInt's answer.
 func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals []T, bits []byte, width int, d Dialect) {
 	n := len(vals)
 	offs, data := s.offs[:n+1], s.data
@@ -143,6 +142,14 @@ func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals
 // failure) and returns the rows settled valid and those left to ParseInt.
 // It is its own function so that its loop has few live values and keeps
 // them in registers.
+//
+// A row of 1 to 16 bytes is read as the one or two words ending at its
+// last byte (the bytes before it belong to earlier rows; digitWord ignores
+// them). A leading '-' only shortens the digits by one and flips the
+// value, with no branch: signs are random in real data, and a branch on
+// them would be mispredicted half the time. So the only branch a valid
+// row takes is the same for every row of a column of similar widths. A
+// value past the width's range fails here, as it does in ParseInt.
 func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, data []byte, limit uint64) (ok, slow byte) {
 	lo := offs[0]
 	ends := offs[1:]
@@ -154,34 +161,32 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 		bit := byte(1) << (j & 7)
 		var v uint64
 		if uint(k-1) < 8 && hi >= 8 {
-			// The 8 bytes end at the row's last byte; those before the row
-			// belong to earlier rows, and digitWord ignores them.
 			w := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)
-			// The first byte is tested before the digits, so that a row
-			// like "$" costs less than a number.
-			if first := byte(w >> (64 - 8*uint(k))); !cannotStartInt(first) {
-				if x, digits := digitWord(w, k); digits {
-					if x <= limit {
-						v = x
-						ok |= bit
-					}
-				} else if x, digits := digitWord(w, k-1); first == '-' && k > 1 && digits {
-					// '-' and 1 to 7 digits: a negative number, one more
-					// magnitude allowed.
-					if x <= limit+1 {
-						v = -x
-						ok |= bit
-					}
-				} else if !notIntByte(w, k) {
-					slow |= bit
+			first := byte(w >> (64 - 8*uint(k)))
+			neg := isMinus(first)
+			// For "-" alone digitWord reads no digit and returns 0, true.
+			x, digits := digitWord(w, k-int(neg))
+			if digits && uint64(k) > neg {
+				if x <= limit+neg {
+					v = (x ^ -neg) + neg
+					ok |= bit
 				}
+			} else if !notIntWord(w, k) {
+				slow |= bit
 			}
 		} else if uint(k-9) < 8 && hi >= 16 {
-			x, good, settled := longIntRow(data[hi-16:hi], k, limit)
-			if good {
-				v = x
-				ok |= bit
-			} else if !settled {
+			lw := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)
+			hw := binary.LittleEndian.Uint64(data[hi-16:])
+			first := byte(hw >> (64 - 8*uint(k-8)))
+			neg := isMinus(first)
+			low, lowOK := digitWord(lw, 8)
+			high, highOK := digitWord(hw, k-8-int(neg)) // no digits there: 0
+			if lowOK && highOK {
+				if x := high*100_000_000 + low; x <= limit+neg {
+					v = (x ^ -neg) + neg
+					ok |= bit
+				}
+			} else if !notIntWord(hw, k-8) && !notIntWord(lw, 8) {
 				slow |= bit
 			}
 		} else if k > 0 {
@@ -192,46 +197,30 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 	return ok, slow
 }
 
-// longIntRow settles a row of 9 to 16 bytes, the last k of w16 (the 16
-// bytes ending at the row's last byte), as two digitWords: [-]digits, the
-// value (two's complement when negative) and good when it fits limit (one
-// more when negative), settled when it fails for sure; otherwise the row
-// is left to ParseInt. A call per long row, but not ParseInt's.
-func longIntRow(w16 []byte, k int, limit uint64) (v uint64, good, settled bool) {
-	low, lowOK := digitWord(binary.LittleEndian.Uint64(w16[8:]), 8)
-	hw := binary.LittleEndian.Uint64(w16[:8])
-	if !lowOK {
-		return 0, false, notIntByte(hw, k-8) || notIntByte(binary.LittleEndian.Uint64(w16[8:]), 8)
+// isMinus is 1 when c is '-', else 0, without a branch.
+func isMinus(c byte) uint64 {
+	var m uint64
+	if c == '-' {
+		m = 1
 	}
-	first := byte(hw >> (64 - 8*uint(k-8)))
-	if high, ok := digitWord(hw, k-8); ok {
-		x := high*100_000_000 + low
-		return x, x <= limit, true
-	}
-	if first != '-' {
-		return 0, false, notIntByte(hw, k-8)
-	}
-	x := low
-	if k > 9 {
-		high, ok := digitWord(hw, k-9)
-		if !ok {
-			return 0, false, notIntByte(hw, k-8)
-		}
-		x += high * 100_000_000
-	}
-	return -x, x <= limit+1, true
+	return m
 }
 
-// notIntByte reports whether one of the k bytes ending w (a row of 1 to 8
-// bytes, see settleInts) is one that no dialect trims or reads in an
-// integer (clsNotInt): ParseInt fails on such a row, as only its ends are
-// trimmed and its body holds only a sign, digits and a point.
-func notIntByte(w uint64, k int) bool {
-	var cls uint8
-	for w >>= 64 - 8*uint(k); w != 0; w >>= 8 {
-		cls |= byteClass[byte(w)]
-	}
-	return cls&clsNotInt != 0
+// notIntWord reports whether one of the top k bytes of w (0 <= k <= 8) is
+// one that no dialect trims or reads in an integer (clsNotInt: printable
+// ASCII other than digits, signs and '.'): ParseInt fails on such a row,
+// as only its ends are trimmed and its body holds only a sign, digits and
+// a point. It tests the 8 bytes at once, small enough to inline: with
+// their top bits cleared, adding 0x80-c to each byte sets its top bit
+// exactly when the byte is at least c, and adding 0x7f after an xor with
+// c exactly when it is not c, with no carry into the next byte.
+func notIntWord(w uint64, k int) bool {
+	const ones, tops = 0x0101010101010101, 0x8080808080808080
+	x := w &^ tops
+	low := (x + (0x80-0x21)*ones) &^ (x + (0x80-'+')*ones)    // 0x21..0x2A
+	high := (x + (0x80-'9'-1)*ones) &^ (x + (0x80-0x7f)*ones) // ':'..0x7E
+	mid := ^((x ^ ','*ones) + 0x7f*ones) | ^((x ^ '/'*ones) + 0x7f*ones)
+	return (low|high|mid)&^w&tops&wordKeep[k&15] != 0
 }
 
 // bitsAt is the 8 bits of bm starting at bit pos (bit pos in bit 0); bits
