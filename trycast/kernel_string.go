@@ -144,12 +144,17 @@ func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals
 // them in registers.
 //
 // A row of 1 to 16 bytes is read as the one or two words ending at its
-// last byte (the bytes before it belong to earlier rows; digitWord ignores
-// them). A leading '-' only shortens the digits by one and flips the
-// value, with no branch: signs are random in real data, and a branch on
-// them would be mispredicted half the time. So the only branch a valid
-// row takes is the same for every row of a column of similar widths. A
-// value past the width's range fails here, as it does in ParseInt.
+// last byte (the bytes before it belong to earlier rows and are replaced
+// by '0's), checked and converted with digitWord's steps. A leading '-'
+// only shortens the digits by one and flips the value, with no branch:
+// signs are random in real data, and a branch on them would be
+// mispredicted half the time. So the only branch a valid row takes is the
+// same for every row of a column of similar widths. A value past the
+// width's range fails here, as it does in ParseInt. A row that is not
+// [-]digits fails here when its first byte that is not a digit is one no
+// dialect trims or reads in an integer (firstNotInt: ParseInt then fails,
+// as only the ends are trimmed and the body holds only a sign, digits and
+// a point), which costs less than a number's conversion.
 func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, data []byte, limit uint64) (ok, slow byte) {
 	lo := offs[0]
 	ends := offs[1:]
@@ -162,32 +167,36 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 		var v uint64
 		if uint(k-1) < 8 && hi >= 8 {
 			w := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)
-			first := byte(w >> (64 - 8*uint(k)))
-			neg := isMinus(first)
-			// For "-" alone digitWord reads no digit and returns 0, true.
-			x, digits := digitWord(w, k-int(neg))
-			if digits && uint64(k) > neg {
-				if x <= limit+neg {
+			neg := isMinus(byte(w >> (64 - 8*uint(k))))
+			nd := uint(k) - uint(neg) // 0 only for "-"
+			x := w&wordKeep[nd&15] | wordPad[nd&15]
+			if bad := notDigits(x); bad == 0 && nd != 0 {
+				if x := wordValue(x); x <= limit+neg {
 					v = (x ^ -neg) + neg
 					ok |= bit
 				}
-			} else if !notIntWord(w, k) {
+			} else if !firstNotInt(x, bad) {
 				slow |= bit
 			}
 		} else if uint(k-9) < 8 && hi >= 16 {
 			lw := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)
 			hw := binary.LittleEndian.Uint64(data[hi-16:])
-			first := byte(hw >> (64 - 8*uint(k-8)))
-			neg := isMinus(first)
-			low, lowOK := digitWord(lw, 8)
-			high, highOK := digitWord(hw, k-8-int(neg)) // no digits there: 0
-			if lowOK && highOK {
-				if x := high*100_000_000 + low; x <= limit+neg {
+			neg := isMinus(byte(hw >> (64 - 8*uint(k-8))))
+			nh := uint(k-8) - uint(neg) // the digits in hw, 0 to 8
+			hw = hw&wordKeep[nh&15] | wordPad[nh&15]
+			badH, badL := notDigits(hw), notDigits(lw)
+			if badH|badL == 0 {
+				if x := wordValue(hw)*100_000_000 + wordValue(lw); x <= limit+neg {
 					v = (x ^ -neg) + neg
 					ok |= bit
 				}
-			} else if !notIntWord(hw, k-8) && !notIntWord(lw, 8) {
-				slow |= bit
+			} else {
+				if badH == 0 {
+					hw, badH = lw, badL
+				}
+				if !firstNotInt(hw, badH) {
+					slow |= bit
+				}
 			}
 		} else if k > 0 {
 			slow |= bit
@@ -206,21 +215,11 @@ func isMinus(c byte) uint64 {
 	return m
 }
 
-// notIntWord reports whether one of the top k bytes of w (0 <= k <= 8) is
-// one that no dialect trims or reads in an integer (clsNotInt: printable
-// ASCII other than digits, signs and '.'): ParseInt fails on such a row,
-// as only its ends are trimmed and its body holds only a sign, digits and
-// a point. It tests the 8 bytes at once, small enough to inline: with
-// their top bits cleared, adding 0x80-c to each byte sets its top bit
-// exactly when the byte is at least c, and adding 0x7f after an xor with
-// c exactly when it is not c, with no carry into the next byte.
-func notIntWord(w uint64, k int) bool {
-	const ones, tops = 0x0101010101010101, 0x8080808080808080
-	x := w &^ tops
-	low := (x + (0x80-0x21)*ones) &^ (x + (0x80-'+')*ones)    // 0x21..0x2A
-	high := (x + (0x80-'9'-1)*ones) &^ (x + (0x80-0x7f)*ones) // ':'..0x7E
-	mid := ^((x ^ ','*ones) + 0x7f*ones) | ^((x ^ '/'*ones) + 0x7f*ones)
-	return (low|high|mid)&^w&tops&wordKeep[k&15] != 0
+// firstNotInt reports whether the lowest byte of x that is not a digit
+// (bad = notDigits(x), not 0) is one no dialect trims or reads in an
+// integer (clsNotInt).
+func firstNotInt(x, bad uint64) bool {
+	return byteClass[byte(x>>(uint(mathbits.TrailingZeros64(bad))&^7))]&clsNotInt != 0
 }
 
 // bitsAt is the 8 bits of bm starting at bit pos (bit pos in bit 0); bits

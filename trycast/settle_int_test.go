@@ -1,7 +1,6 @@
 package trycast
 
 import (
-	"encoding/binary"
 	"math"
 	"strconv"
 	"strings"
@@ -11,37 +10,6 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
-
-// TestNotIntWord puts every byte value at every position of every length
-// 0..8, over garbage in the ignored bytes below, and holds notIntWord to
-// the byte table's clsNotInt.
-func TestNotIntWord(t *testing.T) {
-	for k := 0; k <= 8; k++ {
-		for p := 0; p < max(k, 1); p++ {
-			for b := 0; b < 256; b++ {
-				for _, fill := range []byte{'0', '-', ' ', 0x80, 0xff} {
-					var w [8]byte
-					for i := range w {
-						w[i] = fill
-					}
-					for i := range 8 - k {
-						w[i] = byte(b + 37*i) // garbage below the row
-					}
-					if k > 0 {
-						w[8-k+p] = byte(b)
-					}
-					want := false
-					for _, c := range w[8-k:] {
-						want = want || byteClass[c]&clsNotInt != 0
-					}
-					if got := notIntWord(binary.LittleEndian.Uint64(w[:]), k); got != want {
-						t.Fatalf("notIntWord(%x, %d) = %v, want %v", w, k, got, want)
-					}
-				}
-			}
-		}
-	}
-}
 
 // TestDigitWordEmpty: no digits read as 0, whatever the word holds.
 func TestDigitWordEmpty(t *testing.T) {
