@@ -190,7 +190,10 @@ func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData,
 }
 
 // decimalsToDoubles: a magnitude up to 2^53 with scale 0..22 is one exact
-// division (DecimalToFloat's own first case); the rest call it.
+// division (DecimalToFloat's own first case); the rest call it. The sign
+// is taken without a branch (signs are random in real data): such a value
+// has its sign in the low word's top bit and the high word all copies of
+// it, and its double is the magnitude's quotient with that sign bit set.
 func decimalsToDoubles(c *caster, in arrow.ArrayData, to arrow.DataType, scale int32) arrow.ArrayData {
 	fast := scale >= 0 && scale <= 22
 	var div float64 = 1
@@ -201,14 +204,12 @@ func decimalsToDoubles(c *caster, in arrow.ArrayData, to arrow.DataType, scale i
 		dst = dst[:len(src)]
 		for j, v := range src {
 			hi, lo := v.HighBits(), v.LowBits()
-			switch {
-			case fast && hi == 0 && lo <= 1<<53:
-				dst[j] = float64(lo) / div
+			s := int64(lo) >> 63 // 0, or -1 for a negative value near 0
+			mag := (lo ^ uint64(s)) - uint64(s)
+			if fast && hi == s && mag <= 1<<53 {
+				dst[j] = math.Float64frombits(math.Float64bits(float64(mag)/div) | uint64(s)<<63)
 				ok |= 1 << j
-			case fast && hi == -1 && lo != 0 && -lo <= 1<<53:
-				dst[j] = -(float64(-lo) / div)
-				ok |= 1 << j
-			default:
+			} else {
 				dst[j] = 0
 				slow |= 1 << j
 			}

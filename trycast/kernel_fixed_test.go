@@ -39,7 +39,10 @@ func TestSettledFixedRowsMatchScalars(t *testing.T) {
 		decs = append(decs, decimal128.FromI64(v))
 	}
 	decs = append(decs, decimal128.New(1, 0), decimal128.New(-2, 5), decimal128.FromI64(1<<53), decimal128.FromI64(1<<53+1),
-		decimal128.FromI64(-(1 << 53)), decimal128.FromI64(-(1<<53 + 1)))
+		decimal128.FromI64(-(1 << 53)), decimal128.FromI64(-(1<<53 + 1)),
+		// the words' edges for the branchless sign: -2^64, 2^63, -2^63, 2^64+1, -(2^64-1)
+		decimal128.New(-1, 0), decimal128.New(0, 1<<63), decimal128.New(-1, 1<<63), decimal128.New(1, 1), decimal128.New(-1, 1),
+		decimal128.New(0, 1<<53-1), decimal128.FromI64(-(1<<53 - 1)), decimal128.New(-1, math.MaxUint64), decimal128.New(-2, math.MaxUint64))
 	valid := func(i int) bool { return i%7 != 2 }
 
 	ib := array.NewInt64Builder(mem)
