@@ -92,52 +92,64 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // Go's ABI has no callee-saved registers, so a call in the loop spills
 // the loop's live values on every row, which costs about as much as
 // parsing a short number, and ParseInt is too big to inline. Rows
-// therefore go 8 at a time through settleInts, a loop without calls that
-// decides ParseInt's own first case ([-]digits, read as words by
-// digitWord) and fails a row holding a byte that no dialect trims or
-// reads in an integer (notIntWord, so that invalid rows cost no more than
-// valid ones); only the rows it leaves are passed to ParseInt. There is no
+// therefore go 64 at a time (one word of validity bits) through
+// settleInts, a loop without calls that decides ParseInt's own first case
+// ([-]digits, read as words with digitWord's steps) and fails a row whose
+// first byte that is not a digit is one no dialect trims or reads in an
+// integer (firstNotInt, so that invalid rows cost no more than valid
+// ones); only the rows it leaves are passed to ParseInt. There is no
 // second parser to keep in step: TestCastStringToIntRows,
-// TestCastStringToIntRandom and TestSettleIntEdges hold every row to
-// ParseInt's answer.
+// TestCastStringToIntRandom, TestSettleIntEdges and TestSettleIntGroups
+// hold every row to ParseInt's answer.
 func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals []T, bits []byte, width int, d Dialect) {
 	n := len(vals)
 	offs, data := s.offs[:n+1], s.data
 	limit := maxMagnitude(width, false)
-	for base := 0; base < n; base += 8 {
-		m := min(8, n-base)
+	for base := 0; base < n; base += 64 {
+		m := min(64, n-base)
 		rows := vals[base : base+m]
+		out := bits[base>>3 : base>>3+(m+7)>>3]
 		if offs[base] == offs[base+m] { // only empty strings: all fail
-			if m == 8 {
-				*(*[8]T)(rows) = [8]T{} // a few stores, not a memclr call
+			if m == 64 {
+				*(*[64]T)(rows) = [64]T{} // stores in line, not a memclr call
+				binary.LittleEndian.PutUint64(out, 0)
 			} else {
 				clear(rows)
+				clear(out)
 			}
-			bits[base>>3] = 0
 			continue
 		}
 		ok, slow := settleInts(rows, offs[base:base+m+1], data, limit)
 		if s.valid != nil {
-			mask := bitsAt(s.valid, s.bit0+base)
-			for null := ^mask & (1<<m - 1); null != 0; null &= null - 1 {
-				rows[mathbits.TrailingZeros8(null)] = 0
+			var mask uint64
+			for b := range out {
+				mask |= uint64(bitsAt(s.valid, s.bit0+base+8*b)) << (8 * b)
+			}
+			for null := ^mask & (^uint64(0) >> (64 - m)); null != 0; null &= null - 1 {
+				rows[mathbits.TrailingZeros64(null)] = 0
 			}
 			ok &= mask
 			slow &= mask
 		}
 		for ; slow != 0; slow &= slow - 1 {
-			j := mathbits.TrailingZeros8(slow)
+			j := mathbits.TrailingZeros64(slow)
 			v, parsed := ParseInt(data[offs[base+j]:offs[base+j+1]], width, d)
 			rows[j] = T(v)
 			if parsed {
 				ok |= 1 << j
 			}
 		}
-		bits[base>>3] = ok
+		if len(out) == 8 {
+			binary.LittleEndian.PutUint64(out, ok)
+		} else {
+			for b := range out {
+				out[b] = byte(ok >> (8 * b))
+			}
+		}
 	}
 }
 
-// settleInts does the call-free part for up to 8 rows (row j spans
+// settleInts does the call-free part for up to 64 rows (row j spans
 // offs[j]..offs[j+1]): it stores the value of each row it settles (0 for a
 // failure) and returns the rows settled valid and those left to ParseInt.
 // It is its own function so that its loop has few live values and keeps
@@ -155,7 +167,7 @@ func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals
 // dialect trims or reads in an integer (firstNotInt: ParseInt then fails,
 // as only the ends are trimmed and the body holds only a sign, digits and
 // a point), which costs less than a number's conversion.
-func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, data []byte, limit uint64) (ok, slow byte) {
+func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, data []byte, limit uint64) (ok, slow uint64) {
 	lo := offs[0]
 	ends := offs[1:]
 	ends = ends[:len(rows)]
@@ -163,7 +175,7 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 		hi := ends[j]
 		k := int(hi - lo)
 		lo = hi
-		bit := byte(1) << (j & 7)
+		bit := uint64(1) << (j & 63)
 		var v uint64
 		if uint(k-1) < 8 && hi >= 8 {
 			w := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)

@@ -145,3 +145,45 @@ func TestSettleIntRangeEdges(t *testing.T) {
 	defer in.Release()
 	checkIntCasts(t, mem, in, rows, nil)
 }
+
+// TestSettleIntGroups: the int kernel's groups of 64 rows (one validity
+// word) keep every row's answer when a group is all empty strings, all
+// null, or has nulls and rows left to ParseInt at its first and last
+// bits, for slices starting anywhere in a group and ending mid-group.
+func TestSettleIntGroups(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	const n = 64*5 + 13
+	rows := make([]string, n)
+	null := func(i int) bool { return i%11 == 5 || i >= 192 && i < 256 }
+	for i := range rows {
+		switch {
+		case i >= 64 && i < 128:
+			rows[i] = ""
+		case i%64 == 0 || i%64 == 63 || i%9 == 0:
+			rows[i] = " " + strconv.Itoa(i) // left to ParseInt
+		case i%13 == 0:
+			rows[i] = "-5"
+		default:
+			rows[i] = strconv.Itoa(i*37 - 5000)
+		}
+	}
+	b := array.NewStringBuilder(mem)
+	for i, s := range rows {
+		if null(i) {
+			b.AppendNull()
+		} else {
+			b.Append(s)
+		}
+	}
+	whole := b.NewArray()
+	b.Release()
+	defer whole.Release()
+	for _, off := range []int{0, 1, 7, 8, 63, 64, 65, 100, 129} {
+		for _, end := range []int{n, n - 13, off + 64, off + 70} {
+			sliced := array.NewSlice(whole, int64(off), int64(end))
+			checkIntCasts(t, mem, sliced, rows[off:end], func(i int) bool { return null(off + i) })
+			sliced.Release()
+		}
+	}
+}
