@@ -187,3 +187,22 @@ func TestSettleIntGroups(t *testing.T) {
 		}
 	}
 }
+
+// FuzzSettleIntRows: any row, alone in an exact buffer and after a long
+// row, casts to every integer width in every dialect as ParseInt reads it.
+func FuzzSettleIntRows(f *testing.F) {
+	for i, s := range intEdgeRows() {
+		if i%16 == 0 { // a sample: TestSettleIntEdges runs them all
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+		defer mem.AssertSize(t, 0)
+		for _, rows := range [][]string{{s}, {"a row longer than sixteen bytes", s}, {"-12", s, "7"}} {
+			in := exactStrings(mem, rows)
+			checkIntCasts(t, mem, in, rows, nil)
+			in.Release()
+		}
+	})
+}
