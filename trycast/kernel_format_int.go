@@ -2,6 +2,7 @@ package trycast
 
 import (
 	"encoding/binary"
+	"math"
 	mathbits "math/bits"
 	"unsafe"
 
@@ -35,7 +36,9 @@ func formatInts[S int8 | int16 | int32 | int64](c *caster, in arrow.ArrayData, t
 func formatIntsInto[S int8 | int16 | int32 | int64, O offset](c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
 	n, valid, bit0 := in.Len(), validity(in), in.Offset()
 	src := columnar.FixedValues[S](in)
-	limit := dataLimit[O]()
+	// The slack must fit an int too: on 386 an int32-offset output could
+	// otherwise end a few bytes below 2^31 and its allocation wrap.
+	limit := min(dataLimit[O](), math.MaxInt-intStoreSlack)
 	var zero O
 	offBuf := columnar.NewBuffer(c.mem, (n+1)*int(unsafe.Sizeof(zero)))
 	offs := columnar.Cast[O](offBuf.Bytes())[:n+1]
