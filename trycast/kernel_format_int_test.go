@@ -169,3 +169,29 @@ func intColumn(mem memory.Allocator, dt arrow.DataType, vals []int64, null func(
 	defer d.Release()
 	return array.MakeFromData(d)
 }
+
+// TestCastIntsToTextNoRows: an empty column, and one sliced to no rows,
+// give a valid empty text column of either offset width.
+func TestCastIntsToTextNoRows(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	whole := intColumn(mem, arrow.PrimitiveTypes.Int64, []int64{12, -3}, func(i int) bool { return i == 1 })
+	defer whole.Release()
+	for _, lohi := range [][2]int64{{0, 0}, {1, 1}, {2, 2}} {
+		in := array.NewSlice(whole, lohi[0], lohi[1])
+		for _, to := range []arrow.DataType{arrow.BinaryTypes.String, arrow.BinaryTypes.LargeString} {
+			out, err := Cast(mem, in, to, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := array.ValidateFull(out); err != nil {
+				t.Fatal(err)
+			}
+			if out.Len() != 0 || out.DataType().ID() != to.ID() {
+				t.Fatalf("slice %v to %s: %d rows of %s", lohi, to, out.Len(), out.DataType())
+			}
+			out.Release()
+		}
+		in.Release()
+	}
+}
