@@ -228,8 +228,8 @@ func isMinus(c byte) uint64 {
 }
 
 // firstNotInt reports whether the lowest byte of x that is not a digit
-// (bad = notDigits(x), not 0) is one no dialect trims or reads in an
-// integer (clsNotInt).
+// (bad = notDigits(x)) is one no dialect trims or reads in an integer
+// (clsNotInt); false when bad is 0 (x >> 64 is 0 in Go, a NUL byte).
 func firstNotInt(x, bad uint64) bool {
 	return byteClass[byte(x>>(uint(mathbits.TrailingZeros64(bad))&^7))]&clsNotInt != 0
 }
