@@ -159,20 +159,34 @@ func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData,
 	if d == Spark {
 		glo, ghi = math.Inf(-1), math.Inf(1)
 	}
+	// Presto's rounding half away from zero is the truncation plus one
+	// step when the fraction f-trunc(f), which is exact, reaches 0.5 in
+	// magnitude: a few instructions without a branch where math.Round
+	// takes apart the double's bits.
+	var roundMask int64
+	if round {
+		roundMask = -1
+	}
 	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow byte) {
 		dst = dst[:len(src)]
 		for j, v := range src {
 			f := float64(v)
 			if f > flo && f < fhi { // false for NaN
-				if round {
-					f = math.Round(f)
+				x := int64(f)
+				frac := f - float64(x)
+				var up, down int64
+				if frac >= 0.5 {
+					up = 1
 				}
-				dst[j] = T(int64(f))
-				ok |= 1 << j
+				if frac <= -0.5 {
+					down = 1
+				}
+				dst[j] = T(x + (up-down)&roundMask)
+				ok |= 1 << (j & 7)
 			} else {
 				dst[j] = 0
 				if f >= glo && f <= ghi || d == Spark {
-					slow |= 1 << j
+					slow |= 1 << (j & 7)
 				}
 			}
 		}
@@ -190,7 +204,10 @@ func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData,
 }
 
 // decimalsToDoubles: a magnitude up to 2^53 with scale 0..22 is one exact
-// division (DecimalToFloat's own first case); the rest call it.
+// division (DecimalToFloat's own first case); the rest call it. The sign
+// is taken without a branch (signs are random in real data): such a value
+// has its sign in the low word's top bit and the high word all copies of
+// it, and its double is the magnitude's quotient with that sign bit set.
 func decimalsToDoubles(c *caster, in arrow.ArrayData, to arrow.DataType, scale int32) arrow.ArrayData {
 	fast := scale >= 0 && scale <= 22
 	var div float64 = 1
@@ -201,14 +218,12 @@ func decimalsToDoubles(c *caster, in arrow.ArrayData, to arrow.DataType, scale i
 		dst = dst[:len(src)]
 		for j, v := range src {
 			hi, lo := v.HighBits(), v.LowBits()
-			switch {
-			case fast && hi == 0 && lo <= 1<<53:
-				dst[j] = float64(lo) / div
+			s := int64(lo) >> 63 // 0, or -1 for a negative value near 0
+			mag := (lo ^ uint64(s)) - uint64(s)
+			if fast && hi == s && mag <= 1<<53 {
+				dst[j] = math.Float64frombits(math.Float64bits(float64(mag)/div) | uint64(s)<<63)
 				ok |= 1 << j
-			case fast && hi == -1 && lo != 0 && -lo <= 1<<53:
-				dst[j] = -(float64(-lo) / div)
-				ok |= 1 << j
-			default:
+			} else {
 				dst[j] = 0
 				slow |= 1 << j
 			}

@@ -30,7 +30,11 @@ func TestSettledFixedRowsMatchScalars(t *testing.T) {
 	}
 	floats := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0.5, -0.5, 1.5, -2.5, 127.5, -128.5, 128, -129,
 		32767.5, 2147483647, 2147483647.5, -2147483648.5, 2147483648, 9.2e18, 9.3e18, -9.3e18, 0x1p63, -0x1p63,
-		2147483649.5, 2147483650.5, 2147483651, -2147483650.5, -2147483651.5, 130.5, 131, -131.5, 0x1p63 + 4096, 9.3e18 + 2048}
+		2147483649.5, 2147483650.5, 2147483651, -2147483650.5, -2147483651.5, 130.5, 131, -131.5, 0x1p63 + 4096, 9.3e18 + 2048,
+		// Presto's rounding at the half: the doubles next to it, at small and large magnitudes
+		0.49999999999999994, -0.49999999999999994, 0.5000000000000001, -0.5000000000000001, 2.5, -3.5, math.Copysign(0, -1), 5e-324,
+		-5e-324, 1e9 + 0.5, -1e9 - 0.5, 0x1p30 + 0.5, -0x1p30 - 0.5, 2147483645.5, -2147483647.5, 0x1p51 + 0.5, -0x1p51 - 0.5,
+		0x1p52 + 1, -0x1p52 - 1, 0x1p53 + 2, 9.1e18 + 1024, 1e9 + 0.49999999, -1e9 - 0.49999999, 126.5, -127.5, 32766.5, -32767.5}
 	for len(floats) < n {
 		floats = append(floats, (r.Float64()-0.5)*math.Pow(2, float64(r.IntN(70))))
 	}
@@ -39,7 +43,10 @@ func TestSettledFixedRowsMatchScalars(t *testing.T) {
 		decs = append(decs, decimal128.FromI64(v))
 	}
 	decs = append(decs, decimal128.New(1, 0), decimal128.New(-2, 5), decimal128.FromI64(1<<53), decimal128.FromI64(1<<53+1),
-		decimal128.FromI64(-(1 << 53)), decimal128.FromI64(-(1<<53 + 1)))
+		decimal128.FromI64(-(1 << 53)), decimal128.FromI64(-(1<<53 + 1)),
+		// the words' edges for the branchless sign: -2^64, 2^63, -2^63, 2^64+1, -(2^64-1)
+		decimal128.New(-1, 0), decimal128.New(0, 1<<63), decimal128.New(-1, 1<<63), decimal128.New(1, 1), decimal128.New(-1, 1),
+		decimal128.New(0, 1<<53-1), decimal128.FromI64(-(1<<53 - 1)), decimal128.New(-1, math.MaxUint64), decimal128.New(-2, math.MaxUint64))
 	valid := func(i int) bool { return i%7 != 2 }
 
 	ib := array.NewInt64Builder(mem)

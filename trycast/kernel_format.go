@@ -13,7 +13,6 @@ import (
 // the bound so that it is allocated once. A longer value still works: the
 // buffer then grows.
 const (
-	maxIntText       = 20 // -9223372036854775808
 	maxFloatText     = 32 // -1.7976931348623157E308 and friends
 	maxBoolText      = 5
 	maxDecimalText   = 42 // sign, "0.", 38 digits

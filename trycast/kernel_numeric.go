@@ -79,7 +79,6 @@ func fromInts[S int8 | int16 | int32 | int64](to arrow.DataType) kernel {
 		return nil
 	}
 	return func(c *caster, in arrow.ArrayData, to arrow.DataType) arrow.ArrayData {
-		d := c.d
 		switch to.ID() {
 		case arrow.INT8:
 			return narrowInts[S, int8](c, in, to)
@@ -98,9 +97,7 @@ func fromInts[S int8 | int16 | int32 | int64](to arrow.DataType) kernel {
 		case arrow.DECIMAL128:
 			return intsToDecimals[S](c, in, to.(*arrow.Decimal128Type))
 		}
-		return formatFixed(c, in, to, maxIntText, func(dst []byte, v S) ([]byte, bool) {
-			return AppendInt(dst, int64(v), d), true
-		})
+		return formatInts[S](c, in, to)
 	}
 }
 

@@ -178,8 +178,8 @@ func stringsArray(t *testing.T, mem memory.Allocator, rows []string) arrow.Array
 	return b.NewArray()
 }
 
-// TestLongIntRowsMatchParseInt: rows of 9 to 17 bytes, which longIntRow
-// settles as two words, get ParseInt's answer in every width and dialect:
+// TestLongIntRowsMatchParseInt: rows of 9 to 17 bytes, which settleInts
+// reads as two words, get ParseInt's answer in every width and dialect:
 // numbers at every range edge, random digits with signs, and the bytes
 // dialects trim or reject in every position.
 func TestLongIntRowsMatchParseInt(t *testing.T) {

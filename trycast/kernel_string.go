@@ -92,58 +92,82 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // Go's ABI has no callee-saved registers, so a call in the loop spills
 // the loop's live values on every row, which costs about as much as
 // parsing a short number, and ParseInt is too big to inline. Rows
-// therefore go 8 at a time through settleInts, a loop without calls that
-// decides ParseInt's own first two cases with ParseInt's helpers
-// (digitWord on the 8 bytes ending at the row's last byte, and
-// cannotStartInt), settles '-' followed by 1 to 7 digits the same way, and
-// fails a row holding a byte that no dialect trims or
-// reads in an integer (notIntByte, so that invalid rows cost no more than
-// valid ones); only the rows it leaves are passed to ParseInt. There
-// is no second parser to keep in step: TestCastStringToIntRows and
-// TestCastStringToIntRandom hold every row to ParseInt's answer.
+// therefore go 64 at a time (one word of validity bits) through
+// settleInts, a loop without calls that decides ParseInt's own first case
+// ([-]digits, read as words with digitWord's steps) and fails a row whose
+// first byte that is not a digit is one no dialect trims or reads in an
+// integer (firstNotInt, so that invalid rows cost no more than valid
+// ones); only the rows it leaves are passed to ParseInt. There is no
+// second parser to keep in step: TestCastStringToIntRows,
+// TestCastStringToIntRandom, TestSettleIntEdges and TestSettleIntGroups
+// hold every row to ParseInt's answer.
 func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals []T, bits []byte, width int, d Dialect) {
 	n := len(vals)
 	offs, data := s.offs[:n+1], s.data
 	limit := maxMagnitude(width, false)
-	for base := 0; base < n; base += 8 {
-		m := min(8, n-base)
+	for base := 0; base < n; base += 64 {
+		m := min(64, n-base)
 		rows := vals[base : base+m]
+		out := bits[base>>3 : base>>3+(m+7)>>3]
 		if offs[base] == offs[base+m] { // only empty strings: all fail
-			if m == 8 {
-				*(*[8]T)(rows) = [8]T{} // a few stores, not a memclr call
+			if m == 64 {
+				*(*[64]T)(rows) = [64]T{} // stores in line, not a memclr call
+				binary.LittleEndian.PutUint64(out, 0)
 			} else {
 				clear(rows)
+				clear(out)
 			}
-			bits[base>>3] = 0
 			continue
 		}
 		ok, slow := settleInts(rows, offs[base:base+m+1], data, limit)
 		if s.valid != nil {
-			mask := bitsAt(s.valid, s.bit0+base)
-			for null := ^mask & (1<<m - 1); null != 0; null &= null - 1 {
-				rows[mathbits.TrailingZeros8(null)] = 0
+			var mask uint64
+			for b := range out {
+				mask |= uint64(bitsAt(s.valid, s.bit0+base+8*b)) << (8 * b)
+			}
+			for null := ^mask & (^uint64(0) >> (64 - m)); null != 0; null &= null - 1 {
+				rows[mathbits.TrailingZeros64(null)] = 0
 			}
 			ok &= mask
 			slow &= mask
 		}
 		for ; slow != 0; slow &= slow - 1 {
-			j := mathbits.TrailingZeros8(slow)
+			j := mathbits.TrailingZeros64(slow)
 			v, parsed := ParseInt(data[offs[base+j]:offs[base+j+1]], width, d)
 			rows[j] = T(v)
 			if parsed {
 				ok |= 1 << j
 			}
 		}
-		bits[base>>3] = ok
+		if len(out) == 8 {
+			binary.LittleEndian.PutUint64(out, ok)
+		} else {
+			for b := range out {
+				out[b] = byte(ok >> (8 * b))
+			}
+		}
 	}
 }
 
-// settleInts does the call-free part for up to 8 rows (row j spans
+// settleInts does the call-free part for up to 64 rows (row j spans
 // offs[j]..offs[j+1]): it stores the value of each row it settles (0 for a
 // failure) and returns the rows settled valid and those left to ParseInt.
 // It is its own function so that its loop has few live values and keeps
 // them in registers.
-func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, data []byte, limit uint64) (ok, slow byte) {
+//
+// A row of 1 to 16 bytes is read as the one or two words ending at its
+// last byte (the bytes before it belong to earlier rows and are replaced
+// by '0's), checked and converted with digitWord's steps. A leading '-'
+// only shortens the digits by one and flips the value, with no branch:
+// signs are random in real data, and a branch on them would be
+// mispredicted half the time. So the only branch a valid row takes is the
+// same for every row of a column of similar widths. A value past the
+// width's range fails here, as it does in ParseInt. A row that is not
+// [-]digits fails here when its first byte that is not a digit is one no
+// dialect trims or reads in an integer (firstNotInt: ParseInt then fails,
+// as only the ends are trimmed and the body holds only a sign, digits and
+// a point), which costs less than a number's conversion.
+func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, data []byte, limit uint64) (ok, slow uint64) {
 	lo := offs[0]
 	ends := offs[1:]
 	ends = ends[:len(rows)]
@@ -151,38 +175,40 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 		hi := ends[j]
 		k := int(hi - lo)
 		lo = hi
-		bit := byte(1) << (j & 7)
+		bit := uint64(1) << (j & 63)
 		var v uint64
 		if uint(k-1) < 8 && hi >= 8 {
-			// The 8 bytes end at the row's last byte; those before the row
-			// belong to earlier rows, and digitWord ignores them.
 			w := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)
-			// The first byte is tested before the digits, so that a row
-			// like "$" costs less than a number.
-			if first := byte(w >> (64 - 8*uint(k))); !cannotStartInt(first) {
-				if x, digits := digitWord(w, k); digits {
-					if x <= limit {
-						v = x
-						ok |= bit
-					}
-				} else if x, digits := digitWord(w, k-1); first == '-' && k > 1 && digits {
-					// '-' and 1 to 7 digits: a negative number, one more
-					// magnitude allowed.
-					if x <= limit+1 {
-						v = -x
-						ok |= bit
-					}
-				} else if !notIntByte(w, k) {
-					slow |= bit
+			neg := isMinus(byte(w >> (64 - 8*uint(k))))
+			nd := uint(k) - uint(neg) // 0 only for "-"
+			x := w&wordKeep[nd&15] | wordPad[nd&15]
+			if bad := notDigits(x); bad == 0 && nd != 0 {
+				if x := wordValue(x); x <= limit+neg {
+					v = (x ^ -neg) + neg
+					ok |= bit
 				}
+			} else if !firstNotInt(x, bad) {
+				slow |= bit
 			}
 		} else if uint(k-9) < 8 && hi >= 16 {
-			x, good, settled := longIntRow(data[hi-16:hi], k, limit)
-			if good {
-				v = x
-				ok |= bit
-			} else if !settled {
-				slow |= bit
+			lw := binary.LittleEndian.Uint64(data[hi-8:]) // checks hi <= len(data)
+			hw := binary.LittleEndian.Uint64(data[hi-16:])
+			neg := isMinus(byte(hw >> (64 - 8*uint(k-8))))
+			nh := uint(k-8) - uint(neg) // the digits in hw, 0 to 8
+			hw = hw&wordKeep[nh&15] | wordPad[nh&15]
+			badH, badL := notDigits(hw), notDigits(lw)
+			if badH|badL == 0 {
+				if x := wordValue(hw)*100_000_000 + wordValue(lw); x <= limit+neg {
+					v = (x ^ -neg) + neg
+					ok |= bit
+				}
+			} else {
+				if badH == 0 {
+					hw, badH = lw, badL
+				}
+				if !firstNotInt(hw, badH) {
+					slow |= bit
+				}
 			}
 		} else if k > 0 {
 			slow |= bit
@@ -192,46 +218,20 @@ func settleInts[O offset, T int8 | int16 | int32 | int64](rows []T, offs []O, da
 	return ok, slow
 }
 
-// longIntRow settles a row of 9 to 16 bytes, the last k of w16 (the 16
-// bytes ending at the row's last byte), as two digitWords: [-]digits, the
-// value (two's complement when negative) and good when it fits limit (one
-// more when negative), settled when it fails for sure; otherwise the row
-// is left to ParseInt. A call per long row, but not ParseInt's.
-func longIntRow(w16 []byte, k int, limit uint64) (v uint64, good, settled bool) {
-	low, lowOK := digitWord(binary.LittleEndian.Uint64(w16[8:]), 8)
-	hw := binary.LittleEndian.Uint64(w16[:8])
-	if !lowOK {
-		return 0, false, notIntByte(hw, k-8) || notIntByte(binary.LittleEndian.Uint64(w16[8:]), 8)
+// isMinus is 1 when c is '-', else 0, without a branch.
+func isMinus(c byte) uint64 {
+	var m uint64
+	if c == '-' {
+		m = 1
 	}
-	first := byte(hw >> (64 - 8*uint(k-8)))
-	if high, ok := digitWord(hw, k-8); ok {
-		x := high*100_000_000 + low
-		return x, x <= limit, true
-	}
-	if first != '-' {
-		return 0, false, notIntByte(hw, k-8)
-	}
-	x := low
-	if k > 9 {
-		high, ok := digitWord(hw, k-9)
-		if !ok {
-			return 0, false, notIntByte(hw, k-8)
-		}
-		x += high * 100_000_000
-	}
-	return -x, x <= limit+1, true
+	return m
 }
 
-// notIntByte reports whether one of the k bytes ending w (a row of 1 to 8
-// bytes, see settleInts) is one that no dialect trims or reads in an
-// integer (clsNotInt): ParseInt fails on such a row, as only its ends are
-// trimmed and its body holds only a sign, digits and a point.
-func notIntByte(w uint64, k int) bool {
-	var cls uint8
-	for w >>= 64 - 8*uint(k); w != 0; w >>= 8 {
-		cls |= byteClass[byte(w)]
-	}
-	return cls&clsNotInt != 0
+// firstNotInt reports whether the lowest byte of x that is not a digit
+// (bad = notDigits(x)) is one no dialect trims or reads in an integer
+// (clsNotInt); false when bad is 0 (x >> 64 is 0 in Go, a NUL byte).
+func firstNotInt(x, bad uint64) bool {
+	return byteClass[byte(x>>(uint(mathbits.TrailingZeros64(bad))&^7))]&clsNotInt != 0
 }
 
 // bitsAt is the 8 bits of bm starting at bit pos (bit pos in bit 0); bits

@@ -14,8 +14,8 @@ import "encoding/binary"
 // to 8 plain digits (nothing to trim, no sign, no fraction) are checked
 // and converted as one word (digitWord), and a string whose first byte no
 // dialect trims and no number starts with fails (cannotStartInt). The
-// array kernel settles those two cases itself without a call, so they are
-// defined once, here. Otherwise trimming starts only when an end byte is
+// array kernel (settleInts) settles the same forms, '-' and up to 16
+// bytes, with the same word steps. Otherwise trimming starts only when an end byte is
 // one the dialect may trim, and the width is checked once after the digits.
 func ParseInt(s []byte, bits int, d Dialect) (int64, bool) {
 	n := len(s)
@@ -110,14 +110,15 @@ func gatherWord(s []byte) uint64 {
 	return x << ((8 * uint(8-n)) & 63)
 }
 
-// digitWord is the value of an n-byte string (1 <= n <= 8) held in the top
-// n bytes of the little-endian word x (its last byte in x's top byte; the
-// bytes below are ignored), when every byte is an ASCII digit. It checks
+// digitWord is the value of an n-byte string (0 <= n <= 8; 0 is the empty
+// string, whose value is 0) held in the top n bytes of the little-endian
+// word x (its last byte in x's top byte; the bytes below are ignored),
+// when every byte is an ASCII digit. It checks
 // and converts 8 digits with a few word operations instead of a multiply
 // per digit, and is small enough to inline into the array kernel.
 func digitWord(x uint64, n int) (uint64, bool) {
 	// Leading '0's in place of the ignored bytes.
-	x = x&wordKeep[n&7] | wordPad[n&7]
+	x = x&wordKeep[n&15] | wordPad[n&15]
 	// The lowest byte that is not a digit sees no carry or borrow from the
 	// bytes below it, and sets its top bit in x+0x46 (bytes 0x3A..0x7F and
 	// 0x80..0xB9) or in x-0x30 (below 0x30, and 0xB0..0xFF).
@@ -130,13 +131,14 @@ func digitWord(x uint64, n int) (uint64, bool) {
 	return ((t&0x000000FF000000FF)*(100+1000000<<32) + (t>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32, true
 }
 
-// wordKeep[n%8] masks the top n bytes of a word (all 8 for n = 8), and
-// wordPad[n%8] puts a '0' in each byte below them: tables, because a
-// computed shift costs the kernel's loop more than a load.
-var wordKeep, wordPad = func() (keep, pad [8]uint64) {
-	for n := 1; n <= 8; n++ {
+// wordKeep[n] masks the top n bytes of a word (0 <= n <= 8), and
+// wordPad[n] puts a '0' in each byte below them: tables, because a
+// computed shift costs the kernel's loop more than a load. They have 16
+// entries so that an index masked by 15 needs no bounds check.
+var wordKeep, wordPad = func() (keep, pad [16]uint64) {
+	for n := 0; n <= 8; n++ {
 		low := ^uint64(0) >> (8 * uint(n)) // Go shifts by 64 to 0
-		keep[n&7], pad[n&7] = ^low, 0x3030303030303030&low
+		keep[n], pad[n] = ^low, 0x3030303030303030&low
 	}
 	return keep, pad
 }()
