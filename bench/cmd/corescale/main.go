@@ -122,11 +122,11 @@ func main() {
 		fmt.Fprintln(os.Stderr, "corescale:", err)
 		os.Exit(1)
 	}
-	for _, decode := range []bool{false, true} {
+	for _, kind := range []shuffleKind{lz4Only, decodeMem, readDecode} {
 		var one, two []time.Duration
 		for range *rounds {
 			for _, g := range []int{1, 2} {
-				d, err := w.run(g, decode)
+				d, err := w.run(g, kind)
 				if err != nil {
 					fmt.Fprintln(os.Stderr, "corescale:", err)
 					os.Exit(1)
@@ -138,10 +138,11 @@ func main() {
 				}
 			}
 		}
-		name := fmt.Sprintf("shuffle in memory: lz4 (%d segments)", len(w.segs))
-		if decode {
-			name = fmt.Sprintf("shuffle in memory: lz4 + decode (%d rows)", w.rows)
-		}
+		name := [...]string{
+			lz4Only:    fmt.Sprintf("shuffle in memory: lz4 (%d segments)", len(w.segs)),
+			decodeMem:  fmt.Sprintf("shuffle in memory: lz4 + decode (%d rows)", w.rows),
+			readDecode: "shuffle: pread + lz4 + decode",
+		}[kind]
 		a, b := slices.Min(one), slices.Min(two)
 		fmt.Printf("| %s | %.1f | %.1f | %.2fx |\n", name, ms(a), ms(b), float64(a)/float64(b))
 	}

@@ -44,13 +44,15 @@ func TestShuffleWorkDecodesEveryRow(t *testing.T) {
 		t.Fatalf("%d segments, want the sample's 8 non-empty ones", len(w.segs))
 	}
 	for g := 1; g <= 2; g++ {
-		if _, err := w.run(g, true); err != nil {
-			t.Fatal(err)
+		for _, kind := range []shuffleKind{decodeMem, readDecode} {
+			if _, err := w.run(g, kind); err != nil {
+				t.Fatal(err)
+			}
+			if w.rows != 12 {
+				t.Fatalf("%d goroutines decoded %d rows, want the sample's 12", g, w.rows)
+			}
 		}
-		if w.rows != 12 {
-			t.Fatalf("%d goroutines decoded %d rows, want the sample's 12", g, w.rows)
-		}
-		if _, err := w.run(g, false); err != nil {
+		if _, err := w.run(g, lz4Only); err != nil {
 			t.Fatal(err)
 		}
 	}
