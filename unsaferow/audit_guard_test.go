@@ -48,6 +48,8 @@ func guardShapes() []struct{ ddl, js string } {
 // not a *DecodeError, a batch that differs from the one of the rows as
 // given, or memory left allocated.
 func guardedProblem(t testing.TB, g *testgen.Guarded, schema *arrow.Schema, rows [][]byte) (problem string) {
+	// A fault in this goroutine is a panic (recovered below), not a crash.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	dec := mustDecoder(t, schema, mem)
 	var recs []arrow.RecordBatch
@@ -122,7 +124,6 @@ func tailWords(n int) []uint64 {
 // length: decoding the rows placed before an unreadable page never faults
 // and agrees with decoding them in place.
 func TestAuditGuardedHostileRows(t *testing.T) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	mem := checkedMem(t)
 	for _, sh := range guardShapes() {
 		schema := mustParseDDL(t, sh.ddl)
@@ -171,7 +172,6 @@ func TestAuditGuardedHostileRows(t *testing.T) {
 // null bitset, no slots: a valid row is empty) placed before an
 // unreadable page.
 func TestAuditGuardedNoFields(t *testing.T) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	schema := arrow.NewSchema(nil, nil)
 	g, err := testgen.NewGuarded(4, 64)
 	if err != nil {
@@ -189,4 +189,58 @@ func TestAuditGuardedNoFields(t *testing.T) {
 		t.Fatalf("two empty rows: %v, %v", rec, err)
 	}
 	rec.Release()
+}
+
+// FuzzAuditGuardedRows XORs the fuzzer's bytes into the rows of one of the
+// guard shapes (data[0] picks it and the flavour), cuts the last row to
+// data[1] bytes when that is shorter, and holds the guarded decodes to
+// guardedProblem's checks.
+func FuzzAuditGuardedRows(f *testing.F) {
+	f.Add([]byte{0, 0xff, 0, 0, 0, 0, 0, 0, 0, 0xff})
+	f.Add([]byte{25, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x80, 0, 0, 0, 0x7f})
+	f.Add([]byte{30, 24})
+	shapes := guardShapes()
+	mem := memory.NewGoAllocator()
+	encoded := make([][][]byte, 2*len(shapes))
+	schemas := make([]*arrow.Schema, len(shapes))
+	size := 0
+	for i, sh := range shapes {
+		schemas[i] = mustParseDDL(f, sh.ddl)
+		for j, fl := range []Flavor{Spark, Velox} {
+			encoded[2*i+j] = encodeJSON(f, mem, fl, sh.ddl, sh.js)
+			total := 0
+			for _, r := range encoded[2*i+j] {
+				total += len(r)
+			}
+			size = max(size, total+8, len(encoded[2*i+j])+1)
+		}
+	}
+	g, err := testgen.NewGuarded(size, size)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 2 {
+			return
+		}
+		k := int(data[0]) % len(encoded)
+		var rows [][]byte
+		pos := 2
+		for _, r := range encoded[k] {
+			b := append([]byte(nil), r...)
+			for i := range b {
+				if pos < len(data) {
+					b[i] ^= data[pos]
+					pos++
+				}
+			}
+			rows = append(rows, b)
+		}
+		if last := rows[len(rows)-1]; int(data[1]) < len(last) {
+			rows[len(rows)-1] = last[:data[1]]
+		}
+		if d := guardedProblem(t, g, schemas[k/2], rows); d != "" {
+			t.Fatalf("%s: %s", shapes[k/2].ddl, d)
+		}
+	})
 }
