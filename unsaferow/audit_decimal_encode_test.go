@@ -2,8 +2,8 @@ package unsaferow
 
 import (
 	"bytes"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"math/big"
 	"math/rand/v2"
 	"testing"
@@ -52,7 +52,7 @@ func TestAuditTopLevelDecimalsMatchNestedStruct(t *testing.T) {
 				v.Neg(v)
 			}
 		}
-		return decimal128.FromBigInt(v)
+		return num128(v)
 	}
 	build := func(over int) (arrow.RecordBatch, arrow.RecordBatch) {
 		cols := make([]arrow.Array, len(fields))
@@ -71,7 +71,7 @@ func TestAuditTopLevelDecimalsMatchNestedStruct(t *testing.T) {
 			for i := range n {
 				v := value(dt.Precision)
 				if i == over && c == len(precisions)-2 { // one past precision 30
-					v = decimal128.FromBigInt(new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil))
+					v = num128(new(big.Int).Exp(big.NewInt(10), big.NewInt(30), nil))
 				}
 				b.AppendValues([]decimal128.Num{v}, []bool{(i+c)%4 != 0 || i == over})
 			}
@@ -128,6 +128,13 @@ func TestAuditTopLevelDecimalsMatchNestedStruct(t *testing.T) {
 			}
 		}
 	}
+}
+
+// num128 is v (which fits 128 bits) as a decimal128.Num; arrow-go's
+// FromBigInt takes big.Word to be 64 bits, wrong on 386.
+func num128(v *big.Int) decimal128.Num {
+	lo, hi := int128Halves(v)
+	return decimal128.New(hi, lo)
 }
 
 // asEncodeError is err as a *rowbridge.EncodeError, or the test fails.
