@@ -203,7 +203,7 @@ func FuzzAuditGuardedRows(f *testing.F) {
 	mem := memory.NewGoAllocator()
 	encoded := make([][][]byte, 2*len(shapes))
 	schemas := make([]*arrow.Schema, len(shapes))
-	size := 0
+	slots, size := 0, 0
 	for i, sh := range shapes {
 		schemas[i] = mustParseDDL(f, sh.ddl)
 		for j, fl := range []Flavor{Spark, Velox} {
@@ -212,13 +212,16 @@ func FuzzAuditGuardedRows(f *testing.F) {
 			for _, r := range encoded[2*i+j] {
 				total += len(r)
 			}
-			size = max(size, total+8, len(encoded[2*i+j])+1)
+			slots, size = max(slots, len(encoded[2*i+j])+1), max(size, total+8)
 		}
 	}
-	g, err := testgen.NewGuarded(size, size)
+	// A slot per row and one for the packed rows: each slot's guard page
+	// is a mapping of its own, of which a process has a limited number.
+	g, err := testgen.NewGuarded(slots, size)
 	if err != nil {
 		f.Fatal(err)
 	}
+	f.Cleanup(g.Close)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if len(data) < 2 {
 			return
