@@ -61,7 +61,7 @@ func appendValueJSON(dst []byte, arr arrow.Array, i int) []byte {
 	case *array.Float64:
 		return appendFloat(dst, a.Value(i), 64)
 	case *array.Decimal128:
-		return append(dst, a.Value(i).ToString(a.DataType().(*arrow.Decimal128Type).Scale)...)
+		return appendDecimal128(dst, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale)
 	case *array.Decimal64:
 		return append(dst, a.Value(i).ToString(a.DataType().(*arrow.Decimal64Type).Scale)...)
 	case *array.String:
