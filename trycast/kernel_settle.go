@@ -174,6 +174,7 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 	ends = ends[:len(rows)]
 	var zero T
 	real := unsafe.Sizeof(zero) == 4
+	guess := uint(16)
 	for j := range rows {
 		hi := ends[j]
 		start := lo
@@ -186,7 +187,11 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 			w0, w1 := binary.LittleEndian.Uint64(win[:8]), binary.LittleEndian.Uint64(win[8:])
 			first := uint(16-k) & 15
 			neg := isMinus(win[first])
-			p := pointAt(w0, w1, &windowFrom[first])
+			p := guess // where the last row had its point: no search when it is there again
+			if p >= 16 || p < first || win[p] != '.' {
+				p = pointAt(w0, w1, &windowFrom[first])
+				guess = p
+			}
 			dot := p>>4 ^ 1 // 1 when there is a point
 			nd := uint(k) - uint(neg) - dot
 			frac := (15 - p) & -dot
@@ -277,6 +282,7 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 	lo := offs[0]
 	ends := offs[1:]
 	ends = ends[:len(rows)]
+	guess := uint(15 - scale) // the point of a row written with the column's scale
 	for j := range rows {
 		hi := ends[j]
 		start := lo
@@ -289,7 +295,11 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 			w0, w1 := binary.LittleEndian.Uint64(win[:8]), binary.LittleEndian.Uint64(win[8:])
 			first := uint(16-k) & 15
 			neg := isMinus(win[first])
-			p := pointAt(w0, w1, &windowFrom[first])
+			p := guess // where the last row had its point: no search when it is there again
+			if p >= 16 || p < first || win[p] != '.' {
+				p = pointAt(w0, w1, &windowFrom[first])
+				guess = p
+			}
 			dot := p>>4 ^ 1 // 1 when there is a point
 			nd := uint(k) - uint(neg) - dot
 			frac := (15 - p) & -dot
