@@ -198,7 +198,7 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 			x0, x1 := squeezePoint(w0, w1, p)
 			x0, x1 = padDigits(x0, x1, nd)
 			m0, m1 := notDigits(x0), notDigits(x1)
-			if m0|m1 == 0 && nd > frac && frac >= dot {
+			if m0|m1 == 0 && nd > frac {
 				mant := windowValue(x0, x1)
 				// The sign multiplies (exactly) rather than branches: a
 				// random sign would be mispredicted half the time.
@@ -306,7 +306,7 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 			x0, x1 := squeezePoint(w0, w1, p)
 			x0, x1 = padDigits(x0, x1, nd)
 			m0, m1 := notDigits(x0), notDigits(x1)
-			if m0|m1 == 0 && nd > frac && frac >= dot && frac <= uint(scale) && nd-frac <= uint(intDigits) {
+			if m0|m1 == 0 && nd > frac && frac <= uint(scale) && nd-frac <= uint(intDigits) {
 				x := windowValue(x0, x1) * pow10u64[uint(scale)-frac]
 				x = (x ^ -neg) + neg // negated when neg is 1
 				rows[j] = decimal128.New(int64(x)>>63, x)
