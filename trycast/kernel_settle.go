@@ -257,13 +257,10 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 // float after a lone 0. With a digit before it, the row is not one of
 // the NaN and Infinity texts either.
 func floatEnd(c byte, lead int) bool {
-	switch c | 0x20 {
-	case 'e', 'f', 'd':
-		return false
-	case 'x':
+	if c|0x20 == 'x' {
 		return lead >= 2
 	}
-	return lead >= 1 && byteClass[c]&clsNotInt != 0
+	return lead >= 1 && byteClass[c]&clsNotFloat != 0
 }
 
 // signs[1] negates a float (and keeps -0's sign) by a multiplication.
