@@ -187,10 +187,12 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 			w0, w1 := binary.LittleEndian.Uint64(win[:8]), binary.LittleEndian.Uint64(win[8:])
 			first := uint(16-k) & 15
 			neg := isMinus(win[first])
-			p := guess // where the last row had its point: no search when it is there again
+			p := guess // where an earlier row had its point: no search when it is there again
 			if p >= 16 || p < first || win[p] != '.' {
 				p = pointAt(w0, w1, &windowFrom[first])
-				guess = p
+				if guess >= 16 { // kept once set: a row that differs costs one miss, not two
+					guess = p
+				}
 			}
 			dot := p>>4 ^ 1 // 1 when there is a point
 			nd := uint(k) - uint(neg) - dot
@@ -292,10 +294,12 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 			w0, w1 := binary.LittleEndian.Uint64(win[:8]), binary.LittleEndian.Uint64(win[8:])
 			first := uint(16-k) & 15
 			neg := isMinus(win[first])
-			p := guess // where the last row had its point: no search when it is there again
+			p := guess // where an earlier row had its point: no search when it is there again
 			if p >= 16 || p < first || win[p] != '.' {
 				p = pointAt(w0, w1, &windowFrom[first])
-				guess = p
+				if guess >= 16 { // kept once set: a row that differs costs one miss, not two
+					guess = p
+				}
 			}
 			dot := p>>4 ^ 1 // 1 when there is a point
 			nd := uint(k) - uint(neg) - dot
