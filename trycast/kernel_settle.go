@@ -182,7 +182,7 @@ func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte
 		k := int(hi - start)
 		bit := uint64(1) << (j & 63)
 		rows[j] = 0
-		if uint(k-1) < 16 && hi >= 16 && int(hi) <= len(data) {
+		if uint(k-1) < 16 && hi >= 16 && uint64(hi) <= uint64(len(data)) {
 			win := window(data, int(hi))
 			w0, w1 := binary.LittleEndian.Uint64(win[:8]), binary.LittleEndian.Uint64(win[8:])
 			first := uint(16-k) & 15
@@ -289,7 +289,7 @@ func settleDecimals[O offset](rows []decimal128.Num, offs []O, data []byte, scal
 		k := int(hi - start)
 		bit := uint64(1) << (j & 63)
 		rows[j] = decimal128.Num{}
-		if uint(k-1) < 16 && hi >= 16 && int(hi) <= len(data) {
+		if uint(k-1) < 16 && hi >= 16 && uint64(hi) <= uint64(len(data)) {
 			win := window(data, int(hi))
 			w0, w1 := binary.LittleEndian.Uint64(win[:8]), binary.LittleEndian.Uint64(win[8:])
 			first := uint(16-k) & 15
