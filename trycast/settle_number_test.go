@@ -90,17 +90,23 @@ func numberEdgeRows() []string {
 
 // TestSettleNumberEdges holds every edge row cast to the window-read
 // targets to the row parsers in every dialect: in one column (after a
-// long row, so that rows are read from their windows), sliced at offsets
-// 1 to 9 with nulls, and the rows of at most 17 bytes each alone in an
-// exactly sized data buffer after 0 to 16 bytes of another row, so that
-// a row's window ends at the buffer's last byte and starts before its
-// first.
+// long row, so that rows are read from their windows), utf8 and
+// large_utf8; sliced at offsets 1, 5 and 9 with nulls; and the rows of at
+// most 17 bytes each alone in an exactly sized data buffer after 0 to 16
+// bytes of another row, so that a row's window ends at the buffer's last
+// byte and starts before its first.
 func TestSettleNumberEdges(t *testing.T) {
 	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
 	defer mem.AssertSize(t, 0)
 	rows := append([]string{"a row longer than sixteen bytes"}, numberEdgeRows()...)
 	targets := numberTargets()
 	in := stringsArray(t, mem, rows)
+	checkCastsMatchParsers(t, mem, in, rows, targets, nil)
+	in.Release()
+	large := array.NewLargeStringBuilder(mem) // 64-bit offsets
+	large.AppendValues(rows, nil)
+	in = large.NewArray()
+	large.Release()
 	checkCastsMatchParsers(t, mem, in, rows, targets, nil)
 	in.Release()
 	for off := 1; off <= 9; off += 4 {
