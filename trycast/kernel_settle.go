@@ -167,7 +167,7 @@ func strayByte(v []byte, digits, stop int) bool {
 // most 16 bytes is read as a window (number_word.go); a row of that
 // window whose first byte that is not a digit (past a sign and one
 // point) no dialect reads in a float after a digit (floatEnd) fails
-// there, at about the cost of a valid row's conversion.
+// there, for less than a valid row's conversion.
 func settleFloats[O offset, T float32 | float64](rows []T, offs []O, data []byte) (ok, slow uint64) {
 	lo := offs[0]
 	ends := offs[1:]

@@ -9,13 +9,15 @@ import mathbits "math/bits"
 // squeezed out by moving the bytes below it up one byte, the bytes below
 // the digits (a sign, and the ends of earlier rows) become '0's, and the
 // 16 digits are then checked and converted 8 at a time (notDigits,
-// wordValue) with no loop, and no branch that depends on the row's sign,
-// length or point.
+// wordValue) with no loop and no branch on the row's sign or length. The
+// settle loops look for the point first where an earlier row had it, a
+// branch that is predictable in a column written with one number of
+// fraction digits, and search the window only when it is not there.
 
 // windowMasks are word masks over the 16-byte window, by byte index i
 // (0 <= i < 16): from[i] keeps bytes i..15, and zeros[i] puts a '0' in
 // each byte below i (from[i]'s complement). Tables, because a computed
-// 128-bit shift costs the settle loops more than two loads.
+// 128-bit shift costs the settle loops more than these loads.
 type windowMasks struct{ from0, from1, zeros0, zeros1 uint64 }
 
 var windowFrom = func() (t [16]windowMasks) {
@@ -28,8 +30,8 @@ var windowFrom = func() (t [16]windowMasks) {
 
 // squeezeMasks move the bytes below a point at byte p up one byte, over
 // it: below* are the bytes 0..p-1 and keep* the bytes p+1..15. Entry 0
-// (a point at byte 0, or no point: p = 16 masked by 15) moves nothing;
-// such a row's byte 0 is below its digits and becomes a '0'.
+// moves nothing: it serves no point (p = 16 masked by 15) and a point at
+// byte 0, which is then below the row's digits and becomes a '0'.
 type squeezeMasks struct{ below0, below1, keep0, keep1 uint64 }
 
 var squeezeAt = func() (t [16]squeezeMasks) {
