@@ -51,7 +51,7 @@ func TestAuditSettleEdgesMatchParsers(t *testing.T) {
 	in := b.NewArray()
 	b.Release()
 	defer in.Release()
-	checkCastsMatchParsers(t, mem, in, rows, auditTargets())
+	checkCastsMatchParsers(t, mem, in, rows, auditTargets(), nil)
 }
 
 // auditTargets are the settled cast targets: float, double, date and
@@ -64,9 +64,10 @@ func auditTargets() []arrow.DataType {
 	return targets
 }
 
-// checkCastsMatchParsers casts in (whose values are rows) to every target
-// in every dialect and holds each row to the row parser's answer.
-func checkCastsMatchParsers(t *testing.T, mem memory.Allocator, in arrow.Array, rows []string, targets []arrow.DataType) {
+// checkCastsMatchParsers casts in (whose values are rows, row i null when
+// null(i)) to every target in every dialect and holds each row to the row
+// parser's answer, a null row to NULL and the zero value.
+func checkCastsMatchParsers(t *testing.T, mem memory.Allocator, in arrow.Array, rows []string, targets []arrow.DataType, null func(int) bool) {
 	t.Helper()
 	for _, d := range []Dialect{Presto, Spark, SparkANSI} {
 		for _, to := range targets {
@@ -93,6 +94,9 @@ func checkCastsMatchParsers(t *testing.T, mem memory.Allocator, in arrow.Array, 
 				case *array.Date32:
 					v, good := ParseDate([]byte(s), d)
 					ok, same = good, v == int32(o.Value(i))
+				}
+				if null != nil && null(i) {
+					ok = false
 				}
 				if out.IsValid(i) != ok || ok && !same {
 					t.Errorf("%s %v %q: kernel valid %v, parser %v, same value %v", to, d, s, out.IsValid(i), ok, same)
@@ -171,6 +175,6 @@ func FuzzAuditSettleRows(f *testing.F) {
 		in := b.NewArray()
 		b.Release()
 		defer in.Release()
-		checkCastsMatchParsers(t, mem, in, rows, targets)
+		checkCastsMatchParsers(t, mem, in, rows, targets, nil)
 	})
 }

@@ -10,11 +10,11 @@ import (
 )
 
 // Fixed-width sources on the hot pairs (integer narrowing, integer to
-// decimal, float to integer, decimal to double) settle 8 rows at a time
-// like the string kernels (see settleRows): a call-free loop answers the
-// rows inside the range where every dialect agrees, and only the rest go
-// through the scalar conversion (IntToInt, IntToDecimal, FloatToInt,
-// DecimalToFloat), which defines the answer.
+// decimal, float to integer, decimal to double) settle 8 rows at a time,
+// for the reason the string kernels settle 64 (see settleRows): a
+// call-free loop answers the rows inside the range where every dialect
+// agrees, and only the rest go through the scalar conversion (IntToInt,
+// IntToDecimal, FloatToInt, DecimalToFloat), which defines the answer.
 
 // settleFixed runs settle on each 8 rows of in, then conv on the rows it
 // left (settleGroups).

@@ -283,12 +283,12 @@ func parseDecimals[O offset](c *caster, in arrow.ArrayData, to arrow.DataType) a
 	settle := settleEmpty[O, decimal128.Num]
 	if p <= 18 && sc >= 0 && sc <= p {
 		scale, intDigits := int(sc), int(p-sc)
-		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow byte) {
+		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow uint64) {
 			return settleDecimals(rows, offs, data, scale, intDigits)
 		}
 	} else if p <= 38 && sc >= 0 && sc <= p {
 		scale, intDigits := int(sc), int(p-sc)
-		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow byte) {
+		settle = func(rows []decimal128.Num, offs []O, data []byte) (ok, slow uint64) {
 			return settleWideDecimals(rows, offs, data, scale, intDigits)
 		}
 	}

@@ -13,6 +13,7 @@ const (
 	clsDigit                  // '0'..'9'
 	clsPrestoEdge             // 0x01..0x20 and every non-ASCII byte: where trimPresto may trim
 	clsNotInt                 // printable ASCII no dialect trims and no integer starts with
+	clsNotFloat               // printable ASCII that is no part of a float's text after a digit (see floatEnd)
 )
 
 var byteClass = func() (t [256]uint8) {
@@ -38,6 +39,11 @@ var byteClass = func() (t [256]uint8) {
 		}
 		if c > ' ' && c < 0x7f && (c < '0' || c > '9') && c != '+' && c != '-' && c != '.' {
 			f |= clsNotInt
+			switch c | 0x20 {
+			case 'e', 'f', 'd', 'x':
+			default:
+				f |= clsNotFloat
+			}
 		}
 		t[c] = f
 	}
