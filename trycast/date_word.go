@@ -30,13 +30,14 @@ func dateParts(x uint64) (y, m, d uint64) {
 // daysFromCivil's sum with the year moved up 400 years (146097 days) so
 // that it stays positive when January and February count in the year
 // before; yy/400 is yy/100/4.
+//
+// January and February take the year before without a branch (m-3 wraps
+// for m < 3, and its top bit is then set): random months would mispredict
+// one.
 func civilDays(y, m, d uint64) int32 {
-	yy := y + 400
-	if m <= 2 {
-		yy--
-	}
+	yy := y + 400 - (m-3)>>63
 	c := yy / 100
-	days := 365*yy + yy/4 - c + c/4 + uint64(marchDays[m]) + d
+	days := 365*yy + yy/4 - c + c/4 + uint64(marchDays[m&15]) + d
 	return int32(int64(days) - (1 + 719468 + 146097))
 }
 
@@ -51,8 +52,9 @@ func dateOK(y, m, d uint64) bool {
 
 // marchDays[m] is the days from March 1 to the first of month m in a
 // year that starts in March ((153*mp+2)/5, mp = (m+9)%12); monthDays[m]
-// is the length of month m outside leap years (0 past 12).
+// is the length of month m outside leap years (0 past 12). Both have 16
+// entries so that an index masked by 15 needs no bounds check.
 var (
-	marchDays = [13]uint16{0, 306, 337, 0, 31, 61, 92, 122, 153, 184, 214, 245, 275}
+	marchDays = [16]uint16{0, 306, 337, 0, 31, 61, 92, 122, 153, 184, 214, 245, 275}
 	monthDays = [16]uint8{0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31}
 )
