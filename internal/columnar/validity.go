@@ -13,7 +13,6 @@ type Validity struct {
 	n     int
 	buf   *memory.Buffer
 	bits  []byte
-	nulls int
 }
 
 // Reset prepares v for n entries, all valid.
@@ -22,18 +21,24 @@ func (v *Validity) Reset(mem memory.Allocator, n int) {
 	*v = Validity{mem: mem, n: n}
 }
 
-// SetNull marks entry i null. Marking the same entry twice counts once.
+// SetNull marks entry i null; marking an entry twice changes nothing.
+// It is small enough to inline into the decoders' loops, so a null costs
+// a clear of its bit and no call (the bitmap's allocation, at the first
+// null, is the call); the nulls are counted once, when the bitmap is
+// finished.
 func (v *Validity) SetNull(i int) {
 	if v.bits == nil {
-		v.buf = NewBuffer(v.mem, int(bitutil.BytesForBits(int64(v.n))))
-		v.bits = v.buf.Bytes()
-		for j := range v.bits {
-			v.bits[j] = 0xff
-		}
+		v.allocate()
 	}
-	if v.bits[i>>3]&(1<<(i&7)) != 0 {
-		v.bits[i>>3] &^= 1 << (i & 7)
-		v.nulls++
+	v.bits[i>>3] &^= 1 << (i & 7)
+}
+
+// allocate makes the bitmap, every entry valid.
+func (v *Validity) allocate() {
+	v.buf = NewBuffer(v.mem, int(bitutil.BytesForBits(int64(v.n))))
+	v.bits = v.buf.Bytes()
+	for j := range v.bits {
+		v.bits[j] = 0xff
 	}
 }
 
@@ -43,7 +48,12 @@ func (v *Validity) IsNull(i int) bool {
 }
 
 // NullCount is the number of entries marked null.
-func (v *Validity) NullCount() int { return v.nulls }
+func (v *Validity) NullCount() int {
+	if v.bits == nil {
+		return 0
+	}
+	return v.n - bitutil.CountSetBits(v.bits, 0, v.n)
+}
 
 // Len is the number of entries.
 func (v *Validity) Len() int { return v.n }
@@ -54,7 +64,7 @@ func (v *Validity) Bits() []byte { return v.bits }
 // Finish hands over the bitmap (nil when there were no nulls) and its null
 // count; v is empty afterwards.
 func (v *Validity) Finish() (*memory.Buffer, int) {
-	buf, nulls := v.buf, v.nulls
+	buf, nulls := v.buf, v.NullCount()
 	*v = Validity{}
 	return buf, nulls
 }
