@@ -9,10 +9,10 @@ import (
 // allocated at the first null only, so a column without nulls costs nothing
 // and carries no validity buffer.
 type Validity struct {
-	mem   memory.Allocator
-	n     int
-	buf   *memory.Buffer
-	bits  []byte
+	mem  memory.Allocator
+	n    int
+	buf  *memory.Buffer
+	bits []byte
 }
 
 // Reset prepares v for n entries, all valid.
