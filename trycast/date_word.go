@@ -15,8 +15,7 @@ import "encoding/binary"
 func dateWord(v []byte) (uint64, bool) {
 	w := binary.LittleEndian.Uint64(v[2:10]) // YY-MM-DD
 	x := uint64(binary.LittleEndian.Uint16(v[0:2])) | w&0xffff<<16 | w>>24&0xffff<<32 | w>>48<<48
-	bad := ((x + 0x4646464646464646) | (x - 0x3030303030303030)) & 0x8080808080808080 // see digitWord
-	return x, bad == 0 && w&0x0000ff0000ff0000 == 0x00002d00002d0000
+	return x, notDigits(x) == 0 && w&0x0000ff0000ff0000 == 0x00002d00002d0000
 }
 
 // dateParts is the year, month and day of a word from dateWord.

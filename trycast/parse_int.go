@@ -113,22 +113,16 @@ func gatherWord(s []byte) uint64 {
 // digitWord is the value of an n-byte string (0 <= n <= 8; 0 is the empty
 // string, whose value is 0) held in the top n bytes of the little-endian
 // word x (its last byte in x's top byte; the bytes below are ignored),
-// when every byte is an ASCII digit. It checks
-// and converts 8 digits with a few word operations instead of a multiply
-// per digit, and is small enough to inline into the array kernel.
+// when every byte is an ASCII digit. It checks and converts 8 digits with
+// the word steps the settle loops use (notDigits, wordValue) instead of a
+// multiply per digit, and is small enough to inline into ParseInt.
 func digitWord(x uint64, n int) (uint64, bool) {
 	// Leading '0's in place of the ignored bytes.
 	x = x&wordKeep[n&15] | wordPad[n&15]
-	// The lowest byte that is not a digit sees no carry or borrow from the
-	// bytes below it, and sets its top bit in x+0x46 (bytes 0x3A..0x7F and
-	// 0x80..0xB9) or in x-0x30 (below 0x30, and 0xB0..0xFF).
-	t := x - 0x3030303030303030
-	if (x+0x4646464646464646|t)&0x8080808080808080 != 0 {
+	if notDigits(x) != 0 {
 		return 0, false
 	}
-	t = t*10 + t>>8 // the low byte of each 16-bit lane: its two digits' value
-	// The top half of the sum is lane0*10^6 + lane1*10^4 + lane2*10^2 + lane3.
-	return ((t&0x000000FF000000FF)*(100+1000000<<32) + (t>>16&0x000000FF000000FF)*(1+10000<<32)) >> 32, true
+	return wordValue(x), true
 }
 
 // wordKeep[n] masks the top n bytes of a word (0 <= n <= 8), and
