@@ -7,8 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/bitutil"
-	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
@@ -71,15 +69,7 @@ func formatIntsInto[S int8 | int16 | int32 | int64, O offset](c *caster, in arro
 	dataBuf := columnar.NewBuffer(c.mem, pos+intStoreSlack)
 	writeInts(dataBuf.Bytes(), src, offs)
 	dataBuf.ResizeNoShrink(pos)
-	var bitsBuf *memory.Buffer
-	nulls := 0
-	if valid != nil {
-		bitsBuf = columnar.NewBuffer(c.mem, int(bitutil.BytesForBits(int64(n))))
-		bits := bitsBuf.Bytes()
-		clear(bits)
-		bitutil.CopyBitmap(valid, bit0, n, bits, 0)
-		nulls = n - bitutil.CountSetBits(bits, 0, n)
-	}
+	bitsBuf, nulls := c.rowValidity(in, nil) // a text for every valid row: the input's nulls
 	return columnar.NewBinaryData(to, n, bitsBuf, nulls, offBuf, dataBuf)
 }
 
