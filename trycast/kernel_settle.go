@@ -38,8 +38,13 @@ func settleRows[O offset, T any](s stringCol[O], vals []T, bits []byte,
 			mask &= v
 		}
 		if mask == 0 || offs[base] == offs[base+m] { // only nulls or empty strings: all fail
-			clear(rows)
-			clear(out)
+			if m == 64 {
+				*(*[64]T)(rows) = [64]T{} // stores in line, not a memclr call
+				binary.LittleEndian.PutUint64(out, 0)
+			} else {
+				clear(rows)
+				clear(out)
+			}
 			continue
 		}
 		ok, slow := settle(rows, offs[base:base+m+1], data)

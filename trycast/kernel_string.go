@@ -92,8 +92,8 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // Go's ABI has no callee-saved registers, so a call in the loop spills
 // the loop's live values on every row, which costs about as much as
 // parsing a short number, and ParseInt is too big to inline. Rows
-// therefore go 64 at a time (one word of validity bits) through
-// settleInts, a loop without calls that decides ParseInt's own first case
+// therefore go 64 at a time (one word of validity bits, settleRows, the
+// driver of every string kernel) through settleInts, a loop without calls that decides ParseInt's own first case
 // ([-]digits, read as words with digitWord's steps) and fails a row whose
 // first byte that is not a digit is one no dialect trims or reads in an
 // integer (firstNotInt, so that invalid rows cost no more than valid
@@ -102,51 +102,13 @@ func parseInts[O offset, T int8 | int16 | int32 | int64](c *caster, in arrow.Arr
 // TestCastStringToIntRandom, TestSettleIntEdges and TestSettleIntGroups
 // hold every row to ParseInt's answer.
 func parseIntRows[O offset, T int8 | int16 | int32 | int64](s stringCol[O], vals []T, bits []byte, width int, d Dialect) {
-	n := len(vals)
-	offs, data := s.offs[:n+1], s.data
 	limit := maxMagnitude(width, false)
-	for base := 0; base < n; base += 64 {
-		m := min(64, n-base)
-		rows := vals[base : base+m]
-		out := bits[base>>3 : base>>3+(m+7)>>3]
-		if offs[base] == offs[base+m] { // only empty strings: all fail
-			if m == 64 {
-				*(*[64]T)(rows) = [64]T{} // stores in line, not a memclr call
-				binary.LittleEndian.PutUint64(out, 0)
-			} else {
-				clear(rows)
-				clear(out)
-			}
-			continue
-		}
-		ok, slow := settleInts(rows, offs[base:base+m+1], data, limit)
-		if s.valid != nil {
-			var mask uint64
-			for b := range out {
-				mask |= uint64(bitsAt(s.valid, s.bit0+base+8*b)) << (8 * b)
-			}
-			for null := ^mask & (^uint64(0) >> (64 - m)); null != 0; null &= null - 1 {
-				rows[mathbits.TrailingZeros64(null)] = 0
-			}
-			ok &= mask
-			slow &= mask
-		}
-		for ; slow != 0; slow &= slow - 1 {
-			j := mathbits.TrailingZeros64(slow)
-			v, parsed := ParseInt(data[offs[base+j]:offs[base+j+1]], width, d)
-			rows[j] = T(v)
-			if parsed {
-				ok |= 1 << j
-			}
-		}
-		if len(out) == 8 {
-			binary.LittleEndian.PutUint64(out, ok)
-		} else {
-			for b := range out {
-				out[b] = byte(ok >> (8 * b))
-			}
-		}
-	}
+	settleRows(s, vals, bits, func(rows []T, offs []O, data []byte) (ok, slow uint64) {
+		return settleInts(rows, offs, data, limit)
+	}, func(v []byte) (T, bool) {
+		x, ok := ParseInt(v, width, d)
+		return T(x), ok
+	})
 }
 
 // settleInts does the call-free part for up to 64 rows (row j spans
