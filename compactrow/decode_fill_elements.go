@@ -2,7 +2,6 @@ package compactrow
 
 import (
 	"math/bits"
-	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/memory"
@@ -321,18 +320,17 @@ func shortWords(row []byte, cur int, dst []int32, o64 []uint64, at int) (int, in
 	if len(row) < 8 || cur < 0 {
 		return 0, cur, at
 	}
-	base := unsafe.Pointer(unsafe.SliceData(row))
 	for j := range dst {
 		if len(row)-cur < 4 {
 			return j, cur, at
 		}
-		m := int(*(*int32)(unsafe.Add(base, cur)))
+		m := int(int32(columnar.LoadUnchecked[uint32](row, cur)))
 		if uint(m) > 1 {
 			return j, cur, at
 		}
-		e := min(at, last)                                        // at itself when there is an element
-		v := *(*uint64)(unsafe.Add(base, min(cur+5, len(row)-8))) // the element, after one flag byte
-		keep := uint64(m) - 1                                     // all ones when empty
+		e := min(at, last)                                               // at itself when there is an element
+		v := columnar.LoadUnchecked[uint64](row, min(cur+5, len(row)-8)) // the element, after one flag byte
+		keep := uint64(m) - 1                                            // all ones when empty
 		o64[e] = v&^keep | o64[e]&keep
 		at += m
 		dst[j] = int32(at)

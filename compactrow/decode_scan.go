@@ -6,7 +6,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"unsafe"
 
 	"github.com/rowbridge/rowbridge"
 	"github.com/rowbridge/rowbridge/internal/columnar"
@@ -621,14 +620,13 @@ func shortLists(row []byte, dst []int32, table, c, w int) (int, int) {
 	if table < 0 || len(row)-table < 4*len(dst) || len(row) < 8 || uint(c) > uint(len(row)) {
 		return -1, 0
 	}
-	base := unsafe.Pointer(unsafe.SliceData(row))
 	count := 0     // at most len(row): no overflow
 	var set uint64 // the null flags of the elements, ORed
 	for j := range dst {
-		if len(row)-c < 4 || int(*(*int32)(unsafe.Add(base, table+4*j))) != c-table {
+		if len(row)-c < 4 || int(int32(columnar.LoadUnchecked[uint32](row, table+4*j))) != c-table {
 			return -1, 0
 		}
-		m := int(*(*int32)(unsafe.Add(base, c)))
+		m := int(int32(columnar.LoadUnchecked[uint32](row, c)))
 		nb := (m + 7) >> 3
 		q := c + 4
 		if uint(m) > 63 || nb+m*w > len(row)-q {
@@ -638,7 +636,7 @@ func shortLists(row []byte, dst []int32, table, c, w int) (int, int) {
 		// up to 8 bytes before and shifted into place; masked to the m
 		// flags, without a branch on m (an empty list's mask is zero).
 		at := min(q, len(row)-8)
-		set |= *(*uint64)(unsafe.Add(base, at)) >> ((q - at) * 8 & 63) & (1<<m - 1)
+		set |= columnar.LoadUnchecked[uint64](row, at) >> ((q - at) * 8 & 63) & (1<<m - 1)
 		dst[j] = int32(c)
 		count += m
 		c = q + nb + m*w

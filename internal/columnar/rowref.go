@@ -65,6 +65,12 @@ func (r RowRef) Bytes() []byte { return r.b }
 // fields is read, and reads only null bits, slots and bitset words of
 // those structs through here; everything behind an offset/size word is
 // read through Bytes, with checks.
-func LoadFixed[T Word](r RowRef, off int) T {
-	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(r.b)), off))
+func LoadFixed[T Word](r RowRef, off int) T { return LoadUnchecked[T](r.b, off) }
+
+// LoadUnchecked reads the little-endian T at byte off of b (see Load)
+// without a bounds check: the one unchecked load of the decoders, for
+// loops whose caller has proven 0 <= off and off+sizeof(T) <= len(b)
+// once, before the loop, and says how beside the call.
+func LoadUnchecked[T Word](b []byte, off int) T {
+	return *(*T)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), off))
 }
