@@ -178,6 +178,24 @@ func stringsArray(t *testing.T, mem memory.Allocator, rows []string) arrow.Array
 	return b.NewArray()
 }
 
+// slicedWithNulls is rows as a string array in which every seventh row
+// (those with i%7 == off%7) is null instead, sliced from off on; null(i)
+// tells whether row i of the slice is one of them.
+func slicedWithNulls(mem memory.Allocator, rows []string, off int) (sliced arrow.Array, null func(int) bool) {
+	b := array.NewStringBuilder(mem)
+	defer b.Release()
+	for i, s := range rows {
+		if i%7 == off%7 {
+			b.AppendNull()
+		} else {
+			b.Append(s)
+		}
+	}
+	whole := b.NewArray()
+	defer whole.Release()
+	return array.NewSlice(whole, int64(off), int64(whole.Len())), func(i int) bool { return (i+off)%7 == off%7 }
+}
+
 // TestLongIntRowsMatchParseInt: rows of 9 to 17 bytes, which settleInts
 // reads as two words, get ParseInt's answer in every width and dialect:
 // numbers at every range edge, random digits with signs, and the bytes

@@ -59,20 +59,9 @@ func TestSettleIntEdges(t *testing.T) {
 	defer in.Release()
 	checkIntCasts(t, mem, in, rows, nil)
 	for off := 1; off <= 9; off++ {
-		b := array.NewStringBuilder(mem)
-		for i, s := range rows {
-			if i%7 == off%7 {
-				b.AppendNull()
-			} else {
-				b.Append(s)
-			}
-		}
-		whole := b.NewArray()
-		b.Release()
-		sliced := array.NewSlice(whole, int64(off), int64(whole.Len()))
-		checkIntCasts(t, mem, sliced, rows[off:], func(i int) bool { return (i+off)%7 == off%7 })
+		sliced, null := slicedWithNulls(mem, rows, off)
+		checkIntCasts(t, mem, sliced, rows[off:], null)
 		sliced.Release()
-		whole.Release()
 	}
 	for _, s := range rows {
 		for lead := 0; lead <= 16; lead += 1 + lead/4 {

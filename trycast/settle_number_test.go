@@ -110,20 +110,9 @@ func TestSettleNumberEdges(t *testing.T) {
 	checkCastsMatchParsers(t, mem, in, rows, targets, nil)
 	in.Release()
 	for off := 1; off <= 9; off += 4 {
-		b := array.NewStringBuilder(mem)
-		for i, s := range rows {
-			if i%7 == off%7 {
-				b.AppendNull()
-			} else {
-				b.Append(s)
-			}
-		}
-		whole := b.NewArray()
-		b.Release()
-		sliced := array.NewSlice(whole, int64(off), int64(whole.Len()))
-		checkCastsMatchParsers(t, mem, sliced, rows[off:], targets, func(i int) bool { return (i+off)%7 == off%7 })
+		sliced, null := slicedWithNulls(mem, rows, off)
+		checkCastsMatchParsers(t, mem, sliced, rows[off:], targets, null)
 		sliced.Release()
-		whole.Release()
 	}
 	short := []arrow.DataType{arrow.PrimitiveTypes.Float32, arrow.PrimitiveTypes.Float64, targets[2], targets[3], targets[5], targets[9]}
 	for i, s := range rows {
