@@ -1,6 +1,7 @@
 package trycast
 
 import (
+	"encoding/binary"
 	"math"
 	mathbits "math/bits"
 
@@ -10,57 +11,68 @@ import (
 )
 
 // Fixed-width sources on the hot pairs (integer narrowing, integer to
-// decimal, float to integer, decimal to double) settle 8 rows at a time,
-// for the reason the string kernels settle 64 (see settleRows): a
+// decimal, float to integer, decimal to double) settle 64 rows at a time,
+// as the string kernels do (see settleRows): a
 // call-free loop answers the rows inside the range where every dialect
 // agrees, and only the rest go through the scalar conversion (IntToInt,
 // IntToDecimal, FloatToInt, DecimalToFloat), which defines the answer.
 
-// settleFixed runs settle on each 8 rows of in, then conv on the rows it
+// settleFixed runs settle on each 64 rows of in, then conv on the rows it
 // left (settleGroups).
 func settleFixed[S, T any](c *caster, in arrow.ArrayData, to arrow.DataType,
-	settle func(dst []T, src []S) (ok, slow byte), conv func(S) (T, bool)) arrow.ArrayData {
+	settle func(dst []T, src []S) (ok, slow uint64), conv func(S) (T, bool)) arrow.ArrayData {
 	n := in.Len()
 	src := columnar.FixedValues[S](in)
 	o := newFixedOut[T](c.mem, n)
 	settleGroups(o.vals[:n], o.validity, validity(in), in.Offset(), nil,
-		func(base int, rows []T) (ok, slow byte) { return settle(rows, src[base:base+len(rows)]) },
+		func(base int, rows []T) (ok, slow uint64) { return settle(rows, src[base:base+len(rows)]) },
 		func(i int) (T, bool) { return conv(src[i]) })
 	return o.finish(to, n)
 }
 
-// settleGroups writes vals and their validity bits 8 rows at a time: a
-// group whose rows are all null in the input (valid, from bit bit0) or
-// for which fails reports true is cleared; otherwise settle decides what
-// it can for rows base.. (one call per group), rows null in the input get
-// the zero value, and each row settle left goes through slowRow(i). A
-// failing row gets the zero value and a 0 bit.
+// settleGroups writes vals and their validity bits 64 rows at a time
+// (one word of bits, so that the loop's exit and the calls are paid once
+// per 64 rows): a group whose rows are all null in the input (valid, from
+// bit bit0) or for which fails reports true is cleared; otherwise settle
+// decides what it can for rows base.. (one call per group), rows null in
+// the input get the zero value, and each row settle left goes through
+// slowRow(i). A failing row gets the zero value and a 0 bit. It drives
+// both the string kernels (settleRows) and the fixed-width ones
+// (settleFixed).
 func settleGroups[T any](vals []T, bits, valid []byte, bit0 int, fails func(base, m int) bool,
-	settle func(base int, rows []T) (ok, slow byte), slowRow func(i int) (T, bool)) {
+	settle func(base int, rows []T) (ok, slow uint64), slowRow func(i int) (T, bool)) {
 	n := len(vals)
 	var zero T
-	for base := 0; base < n; base += 8 {
-		m := min(8, n-base)
+	for base := 0; base < n; base += 64 {
+		m := min(64, n-base)
 		rows := vals[base : base+m]
-		mask := byte(1<<m - 1)
+		out := bits[base>>3 : base>>3+(m+7)>>3]
+		all := ^uint64(0) >> (64 - m)
+		mask := all
 		if valid != nil {
-			mask &= bitsAt(valid, bit0+base)
+			var v uint64
+			for b := range out {
+				v |= uint64(bitsAt(valid, bit0+base+8*b)) << (8 * b)
+			}
+			mask &= v
 		}
 		if mask == 0 || (fails != nil && fails(base, m)) {
-			clearRows(rows)
-			bits[base>>3] = 0
+			if m == 64 {
+				*(*[64]T)(rows) = [64]T{} // stores in line, not a memclr call
+				binary.LittleEndian.PutUint64(out, 0)
+			} else {
+				clear(rows)
+				clear(out)
+			}
 			continue
 		}
 		ok, slow := settle(base, rows)
-		if null := ^mask & (1<<m - 1); null != 0 {
-			for ; null != 0; null &= null - 1 {
-				rows[mathbits.TrailingZeros8(null)] = zero
-			}
-			ok &= mask
-			slow &= mask
+		for null := ^mask & all; null != 0; null &= null - 1 {
+			rows[mathbits.TrailingZeros64(null)] = zero
 		}
-		for ; slow != 0; slow &= slow - 1 {
-			j := mathbits.TrailingZeros8(slow)
+		ok &= mask
+		for slow &= mask; slow != 0; slow &= slow - 1 {
+			j := mathbits.TrailingZeros64(slow)
 			v, good := slowRow(base + j)
 			if good {
 				ok |= 1 << j
@@ -69,7 +81,13 @@ func settleGroups[T any](vals []T, bits, valid []byte, bit0 int, fails func(base
 			}
 			rows[j] = v
 		}
-		bits[base>>3] = ok
+		if len(out) == 8 {
+			binary.LittleEndian.PutUint64(out, ok)
+		} else {
+			for b := range out {
+				out[b] = byte(ok >> (8 * b))
+			}
+		}
 	}
 }
 
@@ -91,18 +109,18 @@ func narrowInts[S, T integer](c *caster, in arrow.ArrayData, to arrow.DataType) 
 	if c.d == Spark {
 		lo, hi = math.MinInt64, math.MaxInt64 // T(v) keeps the low bits
 	}
-	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow byte) {
+	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow uint64) {
 		dst = dst[:len(src)]
 		for j, v := range src {
 			x := int64(v)
-			var good byte
+			var good uint64
 			if x >= lo && x <= hi {
 				good = 1
 			} else {
 				x = 0
 			}
 			dst[j] = T(x)
-			ok |= good << j
+			ok |= good << (j & 63)
 		}
 		return ok, 0
 	}, func(S) (T, bool) { return 0, false })
@@ -118,20 +136,20 @@ func intsToDecimals[S integer](c *caster, in arrow.ArrayData, to *arrow.Decimal1
 		lim, mul = int64(pow10u64[q-s]), int64(pow10u64[s])
 	}
 	// Up to 18 digits, lim is the exact bound: |v| >= 10^(p-s) fails.
-	var beyond byte
+	var beyond uint64
 	if p <= 18 && lim > 0 {
-		beyond = 0xff
+		beyond = ^uint64(0)
 	}
-	return settleFixed(c, in, to, func(dst []decimal128.Num, src []S) (ok, slow byte) {
+	return settleFixed(c, in, to, func(dst []decimal128.Num, src []S) (ok, slow uint64) {
 		dst = dst[:len(src)]
 		for j, v := range src {
 			x := int64(v)
 			if x > -lim && x < lim {
 				dst[j] = decimal128.FromI64(x * mul)
-				ok |= 1 << j
+				ok |= 1 << (j & 63)
 			} else {
 				dst[j] = decimal128.Num{}
-				slow |= 1 << j &^ beyond
+				slow |= 1 << (j & 63) &^ beyond
 			}
 		}
 		return ok, slow
@@ -167,7 +185,7 @@ func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData,
 	if round {
 		roundMask = -1
 	}
-	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow byte) {
+	return settleFixed(c, in, to, func(dst []T, src []S) (ok, slow uint64) {
 		dst = dst[:len(src)]
 		for j, v := range src {
 			f := float64(v)
@@ -182,11 +200,11 @@ func floatsToInts[S float32 | float64, T integer](c *caster, in arrow.ArrayData,
 					down = 1
 				}
 				dst[j] = T(x + (up-down)&roundMask)
-				ok |= 1 << (j & 7)
+				ok |= 1 << (j & 63)
 			} else {
 				dst[j] = 0
 				if f >= glo && f <= ghi || d == Spark {
-					slow |= 1 << (j & 7)
+					slow |= 1 << (j & 63)
 				}
 			}
 		}
@@ -214,7 +232,7 @@ func decimalsToDoubles(c *caster, in arrow.ArrayData, to arrow.DataType, scale i
 	if fast {
 		div = pow10f64[scale]
 	}
-	return settleFixed(c, in, to, func(dst []float64, src []decimal128.Num) (ok, slow byte) {
+	return settleFixed(c, in, to, func(dst []float64, src []decimal128.Num) (ok, slow uint64) {
 		dst = dst[:len(src)]
 		for j, v := range src {
 			hi, lo := v.HighBits(), v.LowBits()
@@ -222,10 +240,10 @@ func decimalsToDoubles(c *caster, in arrow.ArrayData, to arrow.DataType, scale i
 			mag := (lo ^ uint64(s)) - uint64(s)
 			if fast && hi == s && mag <= 1<<53 {
 				dst[j] = math.Float64frombits(math.Float64bits(float64(mag)/div) | uint64(s)<<63)
-				ok |= 1 << j
+				ok |= 1 << (j & 63)
 			} else {
 				dst[j] = 0
-				slow |= 1 << j
+				slow |= 1 << (j & 63)
 			}
 		}
 		return ok, slow

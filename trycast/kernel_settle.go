@@ -2,7 +2,6 @@ package trycast
 
 import (
 	"encoding/binary"
-	mathbits "math/bits"
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
@@ -22,54 +21,11 @@ import (
 // fail without either. A failing or null row gets the zero value.
 func settleRows[O offset, T any](s stringCol[O], vals []T, bits []byte,
 	settle func(rows []T, offs []O, data []byte) (ok, slow uint64), parse func(v []byte) (T, bool)) {
-	n := len(vals)
-	offs, data := s.offs[:n+1], s.data
-	var zero T
-	for base := 0; base < n; base += 64 {
-		m := min(64, n-base)
-		rows := vals[base : base+m]
-		out := bits[base>>3 : base>>3+(m+7)>>3]
-		mask := ^uint64(0) >> (64 - m)
-		if s.valid != nil {
-			var v uint64
-			for b := range out {
-				v |= uint64(bitsAt(s.valid, s.bit0+base+8*b)) << (8 * b)
-			}
-			mask &= v
-		}
-		if mask == 0 || offs[base] == offs[base+m] { // only nulls or empty strings: all fail
-			if m == 64 {
-				*(*[64]T)(rows) = [64]T{} // stores in line, not a memclr call
-				binary.LittleEndian.PutUint64(out, 0)
-			} else {
-				clear(rows)
-				clear(out)
-			}
-			continue
-		}
-		ok, slow := settle(rows, offs[base:base+m+1], data)
-		for null := ^mask & (^uint64(0) >> (64 - m)); null != 0; null &= null - 1 {
-			rows[mathbits.TrailingZeros64(null)] = zero
-		}
-		ok &= mask
-		for slow &= mask; slow != 0; slow &= slow - 1 {
-			j := mathbits.TrailingZeros64(slow)
-			v, good := parse(data[offs[base+j]:offs[base+j+1]])
-			if good {
-				ok |= 1 << j
-			} else {
-				v = zero
-			}
-			rows[j] = v
-		}
-		if len(out) == 8 {
-			binary.LittleEndian.PutUint64(out, ok)
-		} else {
-			for b := range out {
-				out[b] = byte(ok >> (8 * b))
-			}
-		}
-	}
+	offs, data := s.offs[:len(vals)+1], s.data
+	settleGroups(vals, bits, s.valid, s.bit0,
+		func(base, m int) bool { return offs[base] == offs[base+m] },
+		func(base int, rows []T) (ok, slow uint64) { return settle(rows, offs[base:base+len(rows)+1], data) },
+		func(i int) (T, bool) { return parse(data[offs[i]:offs[i+1]]) })
 }
 
 // window is the 16 bytes of data ending at byte hi (16 <= hi <=
