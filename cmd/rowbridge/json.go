@@ -9,6 +9,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/rowbridge/rowbridge/internal/jsonstr"
+	"github.com/rowbridge/rowbridge/trycast"
 )
 
 // JSON conventions, chosen so arrow's own JSON reader reads the output
@@ -61,7 +62,10 @@ func appendValueJSON(dst []byte, arr arrow.Array, i int) []byte {
 	case *array.Float64:
 		return appendFloat(dst, a.Value(i), 64)
 	case *array.Decimal128:
-		return appendDecimal128(dst, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale)
+		// Plain notation, exact: what arrow-go's Num.ToString writes, which
+		// is not used because on 32-bit machines it drops the high half of
+		// each word it reads the value through.
+		return trycast.AppendDecimal(dst, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale, trycast.Presto)
 	case *array.Decimal64:
 		return append(dst, a.Value(i).ToString(a.DataType().(*arrow.Decimal64Type).Scale)...)
 	case *array.String:
