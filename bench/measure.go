@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
 // Result is one case's measurement, with what the report shows beside it.
@@ -116,13 +117,13 @@ func Measure(c Case, mem memory.Allocator, target time.Duration) (Result, error)
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		cpu0, start := processCPU(), time.Now()
+		cpu0, start := testgen.ProcessCPU(), time.Now()
 		for range n {
 			if err := run(); err != nil {
 				return Result{}, fmt.Errorf("%s: %w", name, err)
 			}
 		}
-		elapsed, cpu := time.Since(start), processCPU()-cpu0
+		elapsed, cpu := time.Since(start), testgen.ProcessCPU()-cpu0
 		runtime.ReadMemStats(&after)
 		r := newResult(c, n, elapsed, after.TotalAlloc-before.TotalAlloc, after.Mallocs-before.Mallocs)
 		if cpu > 0 && c.Rows > 0 {

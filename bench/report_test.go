@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -157,7 +158,7 @@ func TestPlotPanels(t *testing.T) {
 }
 
 func TestMeasureCPUTime(t *testing.T) {
-	if processCPU() == 0 {
+	if testgen.ProcessCPU() == 0 {
 		t.Skip("no process CPU clock here")
 	}
 	sink := 0

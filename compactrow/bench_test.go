@@ -68,7 +68,7 @@ func BenchmarkDecode(b *testing.B) {
 					b.Fatal(err)
 				}
 				b.ReportAllocs()
-				cpu0 := processCPUTime()
+				cpu0 := int64(testgen.ProcessCPU())
 				for b.Loop() {
 					out, err := dec.Decode(slices)
 					if err != nil {
@@ -76,7 +76,7 @@ func BenchmarkDecode(b *testing.B) {
 					}
 					out.Release()
 				}
-				if cpu := processCPUTime() - cpu0; cpu0 > 0 {
+				if cpu := int64(testgen.ProcessCPU()) - cpu0; cpu0 > 0 {
 					b.ReportMetric(float64(cpu)/float64(b.N*benchRows), "cpu-ns/row")
 				}
 				report(b, len(rows.Data))

@@ -15,6 +15,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/arrowvec"
+	"github.com/rowbridge/rowbridge/internal/testgen"
 )
 
 // The cast matrix (docs/benchmarks.md, "Cast matrix"): each pair on 1M rows
@@ -245,8 +246,8 @@ func BenchmarkCastMatrix(b *testing.B) {
 // startCPU is the process CPU time when a measured loop starts (-1 when
 // it is not measured).
 func startCPU() int64 {
-	if t, ok := processCPU(); ok {
-		return t
+	if t := testgen.ProcessCPU(); t > 0 {
+		return int64(t)
 	}
 	return -1
 }
@@ -256,7 +257,7 @@ func startCPU() int64 {
 // the time other processes held the core, CPU time does not.
 func reportRows(b *testing.B, start int64) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/matrixRows, "ns/row")
-	if t, ok := processCPU(); ok && start >= 0 {
+	if t := int64(testgen.ProcessCPU()); t > 0 && start >= 0 {
 		b.ReportMetric(float64(t-start)/float64(b.N)/matrixRows, "cpu-ns/row")
 	}
 }

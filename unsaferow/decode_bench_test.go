@@ -45,7 +45,7 @@ func benchDecode(b *testing.B, asRows bool) {
 				}
 				b.SetBytes(int64(len(encoded.Data)))
 				b.ReportAllocs()
-				cpu0 := processCPUTime()
+				cpu0 := int64(testgen.ProcessCPU())
 				for b.Loop() {
 					var out arrow.RecordBatch
 					if asRows {
@@ -59,7 +59,7 @@ func benchDecode(b *testing.B, asRows bool) {
 					out.Release()
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/benchRows, "ns/row")
-				if cpu := processCPUTime() - cpu0; cpu0 > 0 {
+				if cpu := int64(testgen.ProcessCPU()) - cpu0; cpu0 > 0 {
 					b.ReportMetric(float64(cpu)/float64(b.N)/benchRows, "cpu-ns/row")
 				}
 			})

@@ -1,5 +1,0 @@
-//go:build !unix
-
-package unsaferow
-
-func processCPUTime() int64 { return 0 }
