@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -20,7 +19,7 @@ import (
 // was: a regular file is written to a temporary file beside it, which
 // replaces it only when the command succeeds.
 type output struct {
-	*bufio.Writer
+	*passWriter
 	f *os.File // the file written: nil for stdout
 	// target is the regular file the temporary file f replaces on
 	// success; "" when f is written in place (a device, a FIFO).
@@ -62,7 +61,7 @@ const maxLinks = 40
 func createOutput(e *env, flagName, path string, inputs ...string) (*output, error) {
 	what := flagName + " " + path // for messages: "-o out.arrow"
 	if isStdout(path) {
-		return &output{Writer: bufio.NewWriterSize(e.stdout, 64<<10)}, nil
+		return &output{passWriter: newPassWriter(e.stdout)}, nil
 	}
 	fi, err := os.Stat(path)
 	switch {
@@ -78,7 +77,7 @@ func createOutput(e *env, flagName, path string, inputs ...string) (*output, err
 			if err != nil {
 				return nil, err
 			}
-			return &output{Writer: bufio.NewWriterSize(f, 64<<10), f: f}, nil
+			return &output{passWriter: newPassWriter(f), f: f}, nil
 		}
 		target, err := filepath.EvalSymlinks(path)
 		if err != nil {
@@ -200,7 +199,7 @@ func createTemp(what, target string, old fs.FileInfo) (*output, error) {
 				return nil, err
 			}
 		}
-		return &output{Writer: bufio.NewWriterSize(f, 64<<10), f: f, target: target}, nil
+		return &output{passWriter: newPassWriter(f), f: f, target: target}, nil
 	}
 	return nil, fmt.Errorf("%s: cannot create a file in %s: every name tried exists", what, dir)
 }

@@ -46,6 +46,9 @@ func shuffleDecodeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&to, "to", toArrowStream, "output: arrow-stream, arrow-file or jsonl")
 	fs.StringVar(&out, "o", "", "output file (default stdout); a file there is replaced only when the command succeeds")
 	return func(e *env, args []string) error {
+		// First: the collection that the floor's allocation starts then
+		// runs on the idle core while the shuffle is opened.
+		defer holdHeapFloor()()
 		opts, err := shuffleReadOptions(fs, partition, partitions, codec, checksum, workers, batchRows)
 		if err != nil {
 			return err
