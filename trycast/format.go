@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // The Append functions render a value as the dialect's cast to varchar
@@ -142,13 +143,13 @@ func isSubnormal(v float64, bits int) bool {
 // for zero at scale 10, "1.2E+3" for unscaled 12 at scale -2.
 func AppendDecimal(dst []byte, v decimal128.Num, scale int32, d Dialect) []byte {
 	mag, neg := magFromNum(v)
-	if neg {
-		dst = append(dst, '-')
-	}
 	var buf [40]byte
 	digs := appendU128(buf[:0], mag)
 	if d == Spark {
 		if adj := int64(len(digs)) - 1 - int64(scale); scale < 0 || adj < -6 {
+			if neg {
+				dst = append(dst, '-')
+			}
 			dst = append(dst, digs[0])
 			if len(digs) > 1 {
 				dst = append(dst, '.')
@@ -164,26 +165,7 @@ func AppendDecimal(dst []byte, v decimal128.Num, scale int32, d Dialect) []byte 
 			return dst
 		}
 	}
-	if scale <= 0 {
-		dst = append(dst, digs...)
-		if !mag.isZero() {
-			for k := int32(0); k < -scale; k++ {
-				dst = append(dst, '0')
-			}
-		}
-		return dst
-	}
-	n := int32(len(digs))
-	if n <= scale {
-		dst = append(dst, "0."...)
-		for k := n; k < scale; k++ {
-			dst = append(dst, '0')
-		}
-		return append(dst, digs...)
-	}
-	dst = append(dst, digs[:n-scale]...)
-	dst = append(dst, '.')
-	return append(dst, digs[n-scale:]...)
+	return columnar.AppendPlainDecimal(dst, neg, digs, scale)
 }
 
 // AppendDate appends days since the epoch as YYYY-MM-DD, the year padded

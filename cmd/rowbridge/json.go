@@ -8,6 +8,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 	"github.com/rowbridge/rowbridge/internal/jsonstr"
 	"github.com/rowbridge/rowbridge/trycast"
 )
@@ -66,6 +67,10 @@ func appendValueJSON(dst []byte, arr arrow.Array, i int) []byte {
 		// is not used because on 32-bit machines it drops the high half of
 		// each word it reads the value through.
 		return trycast.AppendDecimal(dst, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale, trycast.Presto)
+	case *array.Decimal256:
+		// Exact on 32-bit machines too, where arrow-go's ValueStr is not.
+		v := a.Value(i).Array()
+		return columnar.AppendDecimal256(dst, v, a.DataType().(*arrow.Decimal256Type).Scale)
 	case *array.Decimal64:
 		return append(dst, a.Value(i).ToString(a.DataType().(*arrow.Decimal64Type).Scale)...)
 	case *array.String:

@@ -220,3 +220,17 @@ func TestDictionaryIndexOutOfRange(t *testing.T) {
 	defer a.Release()
 	convertFails(t, mem, a, false, 1, "", "dictionary index 1 is outside the dictionary's 1 values")
 }
+
+// A decimal256 that does not fit decimal128 fails naming its exact value
+// (arrow-go's ValueStr garbles it on 386).
+func TestDecimal256TooWideNamesTheValue(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	words := []uint64{5, 0, 0, 0, 0, 1 << 63, 0, 0} // 0.05, then 2^127
+	d := array.NewData(&arrow.Decimal256Type{Precision: 76, Scale: 2}, 2,
+		buffers(nil, arrow.Uint64Traits.CastToBytes(words)), nil, 0, 0)
+	defer d.Release()
+	a := array.MakeFromData(d)
+	defer a.Release()
+	convertFails(t, mem, a, false, 1, "", "value 1701411834604692317316873037158841057.28 has more than 38 digits")
+}

@@ -5,7 +5,6 @@ import (
 	"unsafe"
 
 	"github.com/apache/arrow-go/v18/arrow"
-	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/float16"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/internal/columnar"
@@ -110,9 +109,9 @@ func (c *conv) decimal256s(n *node, d arrow.ArrayData, sc *scope) (arrow.ArrayDa
 		})
 		if j >= 0 {
 			buf.Release()
-			a := array.MakeFromData(d)
-			defer a.Release()
-			return nil, valueError(r, n.path, "%s value %s has more than 38 digits", n.in, a.ValueStr(j))
+			w := [4]uint64(in[4*j : 4*j+4])
+			v := columnar.AppendDecimal256(nil, w, d.DataType().(*arrow.Decimal256Type).Scale)
+			return nil, valueError(r, n.path, "%s value %s has more than 38 digits", n.in, v)
 		}
 	}
 	return c.finish(n, d, buf), nil

@@ -63,3 +63,60 @@ func Int128String(hi int64, lo uint64) string {
 	b.Lsh(b, 64)
 	return b.Add(b, new(big.Int).SetUint64(lo)).String()
 }
+
+// Int256String formats the two's complement int256 whose 64-bit words,
+// least significant first, are w, in decimal. arrow-go's decimal256.Num
+// BigInt (and so its ToString and an array's ValueStr) is not used: like
+// decimal128's, it takes big.Word to be 64 bits, and on 32-bit machines
+// keeps only the low half of each word.
+func Int256String(w [4]uint64) string {
+	b := new(big.Int).SetInt64(int64(w[3]))
+	for i := 2; i >= 0; i-- {
+		b.Lsh(b, 64)
+		b.Add(b, new(big.Int).SetUint64(w[i]))
+	}
+	return b.String()
+}
+
+// AppendPlainDecimal appends an unscaled value, given as its decimal
+// digits (no sign, no leading zeros, "0" for zero) and whether it is
+// negative, in plain notation with exactly scale fraction digits: "-1.50",
+// "0.05", "123"; a negative scale appends that many zeros to a value that
+// is not zero. It is what Java's BigDecimal.toPlainString writes.
+func AppendPlainDecimal(dst []byte, neg bool, digits []byte, scale int32) []byte {
+	if neg {
+		dst = append(dst, '-')
+	}
+	if scale <= 0 {
+		dst = append(dst, digits...)
+		if len(digits) != 1 || digits[0] != '0' {
+			for k := int32(0); k < -scale; k++ {
+				dst = append(dst, '0')
+			}
+		}
+		return dst
+	}
+	n := int32(len(digits))
+	if n <= scale {
+		dst = append(dst, "0."...)
+		for k := n; k < scale; k++ {
+			dst = append(dst, '0')
+		}
+		return append(dst, digits...)
+	}
+	dst = append(dst, digits[:n-scale]...)
+	dst = append(dst, '.')
+	return append(dst, digits[n-scale:]...)
+}
+
+// AppendDecimal256 appends the decimal256 value whose words, least
+// significant first, are w, at the given scale, in plain notation
+// (AppendPlainDecimal), exactly, on every GOARCH.
+func AppendDecimal256(dst []byte, w [4]uint64, scale int32) []byte {
+	s := Int256String(w)
+	neg := s[0] == '-'
+	if neg {
+		s = s[1:]
+	}
+	return AppendPlainDecimal(dst, neg, []byte(s), scale)
+}
