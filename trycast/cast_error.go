@@ -8,6 +8,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/rowbridge/rowbridge"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // ValueError is the error of a strict SQL CAST: the first row whose value
@@ -54,6 +55,11 @@ func valueText(arr arrow.Array, i int) string {
 		b = a.Value(i)
 	case *array.Dictionary:
 		return valueText(a.Dictionary(), a.GetValueIndex(i))
+	case *array.Decimal128:
+		// Not ValueStr, which is wrong on 32-bit machines.
+		return string(AppendDecimal(nil, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale, Presto))
+	case *array.Decimal256:
+		return string(columnar.AppendDecimal256(nil, a.Value(i).Array(), a.DataType().(*arrow.Decimal256Type).Scale))
 	default:
 		return arr.ValueStr(i)
 	}

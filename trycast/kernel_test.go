@@ -10,6 +10,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
@@ -380,6 +381,24 @@ func TestValueError(t *testing.T) {
 	defer nums.Release()
 	if e := NewValueError(nums, 0, 0, arrow.PrimitiveTypes.Int8, Spark); e.Value != "1e+300" {
 		t.Errorf("float value text %q", e.Value)
+	}
+	// Decimals print exactly on 32-bit machines too (arrow-go's ValueStr
+	// keeps the low half of each word there: 2^40 at scale 2 was "0.00").
+	db := array.NewDecimal128Builder(mem, &arrow.Decimal128Type{Precision: 38, Scale: 2})
+	db.Append(decimal128.New(0, 1<<40))
+	d128 := db.NewArray()
+	db.Release()
+	defer d128.Release()
+	if e := NewValueError(d128, 0, 0, arrow.PrimitiveTypes.Int32, Presto); e.Value != "10995116277.76" {
+		t.Errorf("decimal128 value text %q", e.Value)
+	}
+	wb := array.NewDecimal256Builder(mem, &arrow.Decimal256Type{Precision: 76, Scale: 2})
+	wb.Append(decimal256.New(0, 0, 1, 0))
+	d256 := wb.NewArray()
+	wb.Release()
+	defer d256.Release()
+	if e := NewValueError(d256, 0, 0, arrow.PrimitiveTypes.Int32, Presto); e.Value != "184467440737095516.16" {
+		t.Errorf("decimal256 value text %q", e.Value)
 	}
 }
 
