@@ -10,6 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/rowbridge/rowbridge/internal/columnar"
 )
 
 // maxDiffs bounds how many differences a failure message lists.
@@ -237,6 +238,8 @@ func sameScalar(a, b arrow.Array, i, j int) bool {
 		return math.IsNaN(x) && math.IsNaN(y) || math.Float64bits(x) == math.Float64bits(y)
 	case *array.Decimal128:
 		return a.Value(i) == b.(*array.Decimal128).Value(j)
+	case *array.Decimal256:
+		return a.Value(i) == b.(*array.Decimal256).Value(j)
 	case *array.String:
 		return a.Value(i) == b.(*array.String).Value(j)
 	case *array.Binary:
@@ -261,6 +264,14 @@ func show(a arrow.Array, i int) string {
 		s = strconv.Quote(a.Value(i))
 	case *array.Binary:
 		s = fmt.Sprintf("%x", a.Value(i))
+	case *array.Decimal128:
+		// Exact on 32-bit machines, where arrow-go's ValueStr is not.
+		v := a.Value(i)
+		ext := uint64(v.HighBits() >> 63) // the sign, extended to 256 bits
+		w := [4]uint64{v.LowBits(), uint64(v.HighBits()), ext, ext}
+		s = string(columnar.AppendDecimal256(nil, w, a.DataType().(*arrow.Decimal128Type).Scale))
+	case *array.Decimal256:
+		s = string(columnar.AppendDecimal256(nil, a.Value(i).Array(), a.DataType().(*arrow.Decimal256Type).Scale))
 	default:
 		s = a.ValueStr(i)
 	}

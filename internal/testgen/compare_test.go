@@ -8,6 +8,8 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/decimal128"
+	"github.com/apache/arrow-go/v18/arrow/decimal256"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/rowbridge/rowbridge/ddl"
 	"github.com/stretchr/testify/assert"
@@ -203,4 +205,29 @@ func TestDiffBatchesSeesGarbageUnderNulls(t *testing.T) {
 		assert.Equal(t, c.want, NullSlotProblem(a, 0), "%s", a.DataType())
 		a.Release()
 	}
+}
+
+// Decimals that differ only above the low 32 bits of a word differ, and
+// are shown exactly, on 32-bit machines too (arrow-go's ValueStr keeps the
+// low half of each word there).
+func TestDiffBatchesDecimalsExact(t *testing.T) {
+	mem := memory.NewCheckedAllocator(memory.NewGoAllocator())
+	defer mem.AssertSize(t, 0)
+	d128 := &arrow.Decimal128Type{Precision: 38, Scale: 2}
+	d256 := &arrow.Decimal256Type{Precision: 76, Scale: 2}
+	schema := arrow.NewSchema([]arrow.Field{{Name: "a", Type: d128}, {Name: "b", Type: d256}}, nil)
+	batch := func(hi uint64) arrow.RecordBatch {
+		b := array.NewRecordBuilder(mem, schema)
+		defer b.Release()
+		b.Field(0).(*array.Decimal128Builder).Append(decimal128.New(0, hi))
+		b.Field(1).(*array.Decimal256Builder).Append(decimal256.New(0, 0, 0, hi))
+		return b.NewRecordBatch()
+	}
+	want, got := batch(1<<40), batch(2<<40)
+	defer want.Release()
+	defer got.Release()
+	assert.Equal(t, []string{
+		`row 0, column 0 "a": a: want 10995116277.76, got 21990232555.52`,
+		`row 0, column 1 "b": b: want 10995116277.76, got 21990232555.52`,
+	}, DiffBatches(want, got, 10))
 }
