@@ -55,12 +55,10 @@ func valueText(arr arrow.Array, i int) string {
 		b = a.Value(i)
 	case *array.Dictionary:
 		return valueText(a.Dictionary(), a.GetValueIndex(i))
-	case *array.Decimal128:
-		// Not ValueStr, which is wrong on 32-bit machines.
-		return string(AppendDecimal(nil, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale, Presto))
-	case *array.Decimal256:
-		return string(columnar.AppendDecimal256(nil, a.Value(i).Array(), a.DataType().(*arrow.Decimal256Type).Scale))
 	default:
+		if b, ok := columnar.AppendDecimalText(nil, arr, i); ok {
+			return string(b)
+		}
 		return arr.ValueStr(i)
 	}
 	if len(b) > maxQuoted {

@@ -67,10 +67,6 @@ func appendValueJSON(dst []byte, arr arrow.Array, i int) []byte {
 		// is not used because on 32-bit machines it drops the high half of
 		// each word it reads the value through.
 		return trycast.AppendDecimal(dst, a.Value(i), a.DataType().(*arrow.Decimal128Type).Scale, trycast.Presto)
-	case *array.Decimal256:
-		// Exact on 32-bit machines too, where arrow-go's ValueStr is not.
-		v := a.Value(i).Array()
-		return columnar.AppendDecimal256(dst, v, a.DataType().(*arrow.Decimal256Type).Scale)
 	case *array.Decimal64:
 		return append(dst, a.Value(i).ToString(a.DataType().(*arrow.Decimal64Type).Scale)...)
 	case *array.String:
@@ -127,6 +123,10 @@ func appendValueJSON(dst []byte, arr arrow.Array, i int) []byte {
 			dst = appendValueJSON(dst, values, int(j))
 		}
 		return append(dst, ']')
+	}
+	// decimal256: exact, where ValueStr is not on 32-bit machines.
+	if out, ok := columnar.AppendDecimalText(dst, arr, i); ok {
+		return out
 	}
 	return appendJSONString(dst, arr.ValueStr(i))
 }

@@ -3,6 +3,8 @@ package columnar
 import (
 	"math/big"
 
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/decimal128"
 )
 
@@ -119,4 +121,21 @@ func AppendDecimal256(dst []byte, w [4]uint64, scale int32) []byte {
 		s = s[1:]
 	}
 	return AppendPlainDecimal(dst, neg, []byte(s), scale)
+}
+
+// AppendDecimalText appends row i of a decimal128 or decimal256 array at
+// its type's scale, in plain notation, exactly on every GOARCH: what to
+// print for a decimal where arrow-go's ValueStr would be used, as its
+// ToString is wrong on 32-bit machines. ok is false for other arrays.
+func AppendDecimalText(dst []byte, arr arrow.Array, i int) (out []byte, ok bool) {
+	switch a := arr.(type) {
+	case *array.Decimal128:
+		v := a.Value(i)
+		ext := uint64(v.HighBits() >> 63) // the sign, extended to 256 bits
+		w := [4]uint64{v.LowBits(), uint64(v.HighBits()), ext, ext}
+		return AppendDecimal256(dst, w, a.DataType().(*arrow.Decimal128Type).Scale), true
+	case *array.Decimal256:
+		return AppendDecimal256(dst, a.Value(i).Array(), a.DataType().(*arrow.Decimal256Type).Scale), true
+	}
+	return dst, false
 }

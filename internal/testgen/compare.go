@@ -264,16 +264,12 @@ func show(a arrow.Array, i int) string {
 		s = strconv.Quote(a.Value(i))
 	case *array.Binary:
 		s = fmt.Sprintf("%x", a.Value(i))
-	case *array.Decimal128:
-		// Exact on 32-bit machines, where arrow-go's ValueStr is not.
-		v := a.Value(i)
-		ext := uint64(v.HighBits() >> 63) // the sign, extended to 256 bits
-		w := [4]uint64{v.LowBits(), uint64(v.HighBits()), ext, ext}
-		s = string(columnar.AppendDecimal256(nil, w, a.DataType().(*arrow.Decimal128Type).Scale))
-	case *array.Decimal256:
-		s = string(columnar.AppendDecimal256(nil, a.Value(i).Array(), a.DataType().(*arrow.Decimal256Type).Scale))
 	default:
-		s = a.ValueStr(i)
+		if b, ok := columnar.AppendDecimalText(nil, a, i); ok {
+			s = string(b)
+		} else {
+			s = a.ValueStr(i)
+		}
 	}
 	if len(s) > 120 {
 		s = s[:117] + "..."
